@@ -1,0 +1,1 @@
+print("URLStubs benchmarks: not yet implemented")

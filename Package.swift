@@ -1,0 +1,26 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "URLStubs",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "URLStubs", targets: ["URLStubs"]),
+        .library(name: "URLStubsTesting", targets: ["URLStubsTesting"]),
+    ],
+    targets: [
+        .target(name: "URLStubs"),
+        .target(name: "URLStubsTesting", dependencies: ["URLStubs"]),
+        .executableTarget(
+            name: "URLStubsBenchmarks",
+            dependencies: ["URLStubs"],
+            path: "Benchmarks/URLStubsBenchmarks"
+        ),
+        .testTarget(
+            name: "URLStubsTests",
+            dependencies: ["URLStubs", "URLStubsTesting"],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,147 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+extension RequestPattern {
+    /// The outcome of comparing a request with a pattern.
+    struct Evaluation {
+        /// What differed; empty when the request matches.
+        var mismatches: [RequestMismatch] = []
+        /// The template parameters captured from the path.
+        var pathParameters: [String: String] = [:]
+
+        var isMatch: Bool { mismatches.isEmpty }
+    }
+
+    /// Compares `request` (whose URL normalizes to `target`) with the pattern.
+    ///
+    /// With `exhaustive == false` the comparison stops at the first difference, which
+    /// is all that matching needs; near-miss reports ask for every difference.
+    func evaluate(_ request: RecordedRequest, target: RequestTarget?, exhaustive: Bool) -> Evaluation {
+        var result = Evaluation()
+        func differ(_ aspect: RequestMismatch.Aspect, _ expected: String, _ actual: String) -> Bool {
+            result.mismatches.append(RequestMismatch(aspect: aspect, expected: expected, actual: actual))
+            return !exhaustive
+        }
+        if let problem {
+            _ = differ(.predicate, "a valid pattern", problem)
+            return result
+        }
+        if let method, method != request.method {
+            if differ(.method, method, request.method) { return result }
+        }
+        if let url {
+            if let origin = url.origin {
+                let actual = target.map { Self.originText($0) } ?? request.url.absoluteString
+                let expected = Self.originText(origin)
+                if target == nil || expected != actual {
+                    if differ(.origin, expected, actual) { return result }
+                }
+            }
+            let path = target?.path ?? request.url.path
+            if let parameters = url.matchPath(path) {
+                result.pathParameters = parameters
+            } else if differ(.path, Self.pathText(url), path) {
+                return result
+            }
+            if !url.queryMatches(target?.queryItems) {
+                let expected = Self.queryText(url.query ?? [])
+                if differ(.query, expected.isEmpty ? "no query" : expected, Self.queryText(target?.queryItems ?? []).nonEmpty ?? "no query") {
+                    return result
+                }
+            }
+        }
+        for condition in conditions where !check(condition, request, target, differ) {
+            if !exhaustive { return result }
+        }
+        return result
+    }
+
+    /// Checks one condition, reporting a difference through `differ`; returns
+    /// whether the condition held.
+    private func check(
+        _ condition: Condition,
+        _ request: RecordedRequest,
+        _ target: RequestTarget?,
+        _ differ: (RequestMismatch.Aspect, String, String) -> Bool
+    ) -> Bool {
+        switch condition {
+        case let .query(name, value):
+            let values = (target?.queryItems ?? []).filter { $0.name == name }.map(\.value)
+            let holds = value.map { wanted in values.contains { $0 == wanted } } ?? !values.isEmpty
+            if !holds {
+                let actual = values.isEmpty ? "no \(name)" : values.map { "\(name)=\($0 ?? "")" }.joined(separator: "&")
+                _ = differ(.query, value.map { "\(name)=\($0)" } ?? "a \(name) item", actual)
+            }
+            return holds
+        case let .header(name, value):
+            let actual = request.header(name)
+            let holds = actual != nil && (value == nil || actual == value)
+            if !holds {
+                _ = differ(.header, "\(name): \(value ?? "(any value)")", actual.map { "\(name): \($0)" } ?? "no \(name) header")
+            }
+            return holds
+        case let .body(expected):
+            let holds = request.body == expected
+            if !holds {
+                _ = differ(.body, Self.bodyText(expected), request.body.map(Self.bodyText) ?? "no body")
+            }
+            return holds
+        case let .jsonBody(canonical, display):
+            let actual = request.body.flatMap(JSONCanonical.data)
+            let holds = actual == canonical
+            if !holds {
+                let got = actual.map { String(decoding: $0, as: UTF8.self) } ?? request.body.map(Self.bodyText) ?? "no body"
+                _ = differ(.body, "JSON \(display)", got)
+            }
+            return holds
+        case let .bodyContains(text):
+            let holds = request.bodyText?.contains(text) ?? false
+            if !holds {
+                _ = differ(.body, "a body containing \"\(text)\"", request.body.map(Self.bodyText) ?? "no body")
+            }
+            return holds
+        case let .predicate(description, predicate):
+            let holds = predicate(request)
+            if !holds {
+                _ = differ(.predicate, description, "false")
+            }
+            return holds
+        }
+    }
+
+    static func originText(_ target: RequestTarget) -> String {
+        target.scheme + "://" + target.host + (target.port.map { ":\($0)" } ?? "")
+    }
+
+    static func pathText(_ url: URLPattern) -> String {
+        "/" + url.segments.map { segment in
+            switch segment {
+            case let .literal(text): text
+            case let .parameter(name): "{\(name)}"
+            case .wildcard: "*"
+            case .rest: "**"
+            }
+        }.joined(separator: "/")
+    }
+
+    static func queryText(_ items: [URLQueryItem]) -> String {
+        items.map { item in item.value.map { "\(item.name)=\($0)" } ?? item.name }.joined(separator: "&")
+    }
+
+    static func bodyText(_ data: Data) -> String {
+        guard let text = String(data: data, encoding: .utf8) else {
+            return "\(data.count) bytes"
+        }
+        let limit = 120
+        return text.count > limit ? "\"\(text.prefix(limit))…\" (\(data.count) bytes)" : "\"\(text)\""
+    }
+}
+
+extension String {
+    /// The string, or `nil` when it is empty.
+    var nonEmpty: String? {
+        isEmpty ? nil : self
+    }
+}

@@ -1,0 +1,43 @@
+/// Patterns that start from an HTTP method and a URL.
+extension RequestPattern {
+    /// Matches `GET` requests for `url`.
+    public static func get(_ url: String) -> RequestPattern { RequestPattern(method: "GET", url: url) }
+    /// Matches `POST` requests for `url`.
+    public static func post(_ url: String) -> RequestPattern { RequestPattern(method: "POST", url: url) }
+    /// Matches `PUT` requests for `url`.
+    public static func put(_ url: String) -> RequestPattern { RequestPattern(method: "PUT", url: url) }
+    /// Matches `PATCH` requests for `url`.
+    public static func patch(_ url: String) -> RequestPattern { RequestPattern(method: "PATCH", url: url) }
+    /// Matches `DELETE` requests for `url`.
+    public static func delete(_ url: String) -> RequestPattern { RequestPattern(method: "DELETE", url: url) }
+    /// Matches `HEAD` requests for `url`.
+    public static func head(_ url: String) -> RequestPattern { RequestPattern(method: "HEAD", url: url) }
+    /// Matches `OPTIONS` requests for `url`.
+    public static func options(_ url: String) -> RequestPattern { RequestPattern(method: "OPTIONS", url: url) }
+
+    /// Matches requests for `url` with the method `method`, compared case-insensitively.
+    public static func method(_ method: String, _ url: String) -> RequestPattern {
+        RequestPattern(method: method, url: url)
+    }
+
+    /// Matches requests for `url` whatever their method.
+    public static func any(_ url: String) -> RequestPattern {
+        RequestPattern(method: nil, url: url)
+    }
+
+    /// Matches every request.
+    public static var anyRequest: RequestPattern {
+        RequestPattern(method: nil, url: nil)
+    }
+
+    /// Matches the requests for which `predicate` returns `true`.
+    ///
+    /// `description` names the condition in failure reports. The predicate runs
+    /// inside the registry: keep it fast and free of side effects.
+    public static func predicate(
+        _ description: String,
+        _ predicate: @escaping @Sendable (RecordedRequest) -> Bool
+    ) -> RequestPattern {
+        RequestPattern.anyRequest.matching(description, predicate)
+    }
+}

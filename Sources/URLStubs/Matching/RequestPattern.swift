@@ -1,0 +1,84 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// Which requests a stub answers: a method, a URL or URL template, and optional
+/// conditions on the query, the headers and the body.
+///
+/// Start from a method and a URL, then add conditions:
+///
+/// ```swift
+/// .get("https://api.example.com/users/{id}")
+/// .post("https://api.example.com/users").header("Authorization", "Bearer t0k3n").jsonBody(newUser)
+/// .any("/health")                         // any method, any host
+/// .predicate("a request with a trace id") { $0.header("X-Trace-Id") != nil }
+/// ```
+///
+/// URL strings are either absolute (`https://host[:port]/path[?query]`) or a path
+/// starting with `/`, which matches that path on any host. Path segments may be
+/// `{name}` (any one segment, captured in ``RecordedRequest/pathParameters``), `*`
+/// (any one segment) or, as the last segment, `**` (the rest of the path). A URL
+/// without `?` matches whatever query the request has; a URL with `?` requires
+/// exactly those query items, in any order. Scheme and host compare
+/// case-insensitively, the path exactly.
+///
+/// A pattern that cannot be parsed does not crash and never matches: the stub
+/// registered with it is reported, with the reason, when its scope ends.
+public struct RequestPattern: Sendable {
+    enum Condition: Sendable {
+        case query(name: String, value: String?)
+        case header(name: String, value: String?)
+        case body(Data)
+        case jsonBody(canonical: Data, display: String)
+        case bodyContains(String)
+        case predicate(String, @Sendable (RecordedRequest) -> Bool)
+    }
+
+    /// The uppercased method to match, or `nil` for any method.
+    var method: String?
+    /// The URL to match, or `nil` for any URL.
+    var url: URLPattern?
+    var conditions: [Condition] = []
+    /// Why the pattern is malformed, or `nil` when it is usable.
+    var problem: String?
+
+    init(method: String?, url: String?) {
+        self.method = method?.uppercased()
+        guard let url else { return }
+        do {
+            self.url = try URLPattern(parsing: url)
+        } catch {
+            problem = error.message
+        }
+    }
+
+    /// The key of the exact index this pattern is stored under, if it is exact.
+    var routeKey: String? {
+        url?.routeKey
+    }
+}
+
+extension RequestPattern: CustomStringConvertible {
+    /// The pattern written as `METHOD URL` followed by its conditions, for example
+    /// `GET https://api.example.com/users/{id} [header Accept: application/json]`.
+    public var description: String {
+        var text = (method ?? "ANY") + " " + (url?.source ?? "any URL")
+        let details = conditions.map { condition -> String in
+            switch condition {
+            case let .query(name, value?): "query \(name)=\(value)"
+            case let .query(name, nil): "query \(name)"
+            case let .header(name, value?): "header \(name): \(value)"
+            case let .header(name, nil): "header \(name)"
+            case let .body(data): "body of \(data.count) bytes"
+            case let .jsonBody(_, display): "JSON body \(display)"
+            case let .bodyContains(text): "body containing \"\(text)\""
+            case let .predicate(description, _): description
+            }
+        }
+        if !details.isEmpty {
+            text += " [" + details.joined(separator: ", ") + "]"
+        }
+        return text
+    }
+}

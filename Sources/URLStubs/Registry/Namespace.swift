@@ -1,0 +1,117 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// A request whose response is delayed or computed, still waiting for it.
+struct InFlightRequest {
+    let exchange: StubExchange
+    let request: RecordedRequest
+}
+
+/// One scope's stubs, request log and bookkeeping, owned by the registry actor.
+final class Namespace {
+    /// The key of the exact index: a method (or `nil` for any) and a route key.
+    struct ExactKey: Hashable {
+        var method: String?
+        var route: String
+    }
+
+    let scope: StubScope
+    let name: String?
+    let parent: StubScope?
+    let location: StubSourceLocation?
+
+    /// Stubs with an origin and a literal path, by method and route, oldest first.
+    private(set) var exact: [ExactKey: [StubEntry]] = [:]
+    /// Stubs with a template, a path-only URL, no URL or a malformed pattern,
+    /// oldest first.
+    private(set) var general: [StubEntry] = []
+    /// Every stub, oldest first, for verification and near-miss reports.
+    private(set) var entries: [StubEntry] = []
+
+    /// Every request the scope received, in order.
+    var requests: [RecordedRequest] = []
+    /// What went wrong so far, reported when the scope ends.
+    var problems: [StubProblem] = []
+    /// Requests still waiting for a delayed or computed response.
+    var inFlight: [ObjectIdentifier: InFlightRequest] = [:]
+    /// Callers waiting for a request that has not arrived yet.
+    var waiters: [UInt64: RequestWaiter] = [:]
+
+    init(scope: StubScope, name: String?, parent: StubScope?, location: StubSourceLocation?) {
+        self.scope = scope
+        self.name = name
+        self.parent = parent
+        self.location = location
+    }
+
+    /// The scope written for messages: `scope #3 "name" (opened at File.swift:12)`.
+    var title: String {
+        var text = scope.description
+        if let name {
+            text += " \"\(name)\""
+        }
+        if let location {
+            text += " (opened at \(location))"
+        }
+        return text
+    }
+
+    func add(_ entry: StubEntry) {
+        entries.append(entry)
+        if let route = entry.pattern.routeKey, entry.pattern.problem == nil {
+            exact[ExactKey(method: entry.pattern.method, route: route), default: []].append(entry)
+        } else {
+            general.append(entry)
+        }
+    }
+
+    func remove(stubID: UInt64) -> Bool {
+        guard let index = entries.firstIndex(where: { $0.id == stubID }) else { return false }
+        let entry = entries.remove(at: index)
+        if let route = entry.pattern.routeKey, entry.pattern.problem == nil {
+            let key = ExactKey(method: entry.pattern.method, route: route)
+            exact[key]?.removeAll { $0.id == stubID }
+            if exact[key]?.isEmpty == true {
+                exact[key] = nil
+            }
+        } else {
+            general.removeAll { $0.id == stubID }
+        }
+        return true
+    }
+
+    func removeAll() {
+        exact = [:]
+        general = []
+        entries = []
+    }
+
+    /// The newest stub that matches `request` and still has a use left, with what
+    /// its pattern captured.
+    ///
+    /// Exact stubs are found by hashing the method and route; only stubs that are
+    /// not exact are compared one by one.
+    func bestMatch(for request: RecordedRequest, target: RequestTarget?) -> (StubEntry, RequestPattern.Evaluation)? {
+        var best: (StubEntry, RequestPattern.Evaluation)?
+        func consider(_ bucket: [StubEntry]?) {
+            guard let bucket else { return }
+            for entry in bucket.reversed() {
+                if let best, best.0.id > entry.id { return }
+                guard !entry.isUsedUp else { continue }
+                let evaluation = entry.pattern.evaluate(request, target: target, exhaustive: false)
+                if evaluation.isMatch {
+                    best = (entry, evaluation)
+                    return
+                }
+            }
+        }
+        if let route = target?.routeKey {
+            consider(exact[ExactKey(method: request.method, route: route)])
+            consider(exact[ExactKey(method: nil, route: route)])
+        }
+        consider(general)
+        return best
+    }
+}

@@ -1,0 +1,50 @@
+/// A stub that came close to matching an unmatched request, with what differed.
+public struct NearMiss: Sendable, Hashable {
+    /// The stub's pattern in words.
+    public let stub: String
+    /// Where the stub was registered.
+    public let location: StubSourceLocation
+    /// The scope the stub belongs to.
+    public let scope: StubScope
+    /// Every way in which the request differed from the stub's pattern; empty when
+    /// the pattern matched but the stub had used up its allowed requests.
+    public let mismatches: [RequestMismatch]
+    /// Whether the stub had already answered every request its expectation allows.
+    public let isUsedUp: Bool
+}
+
+extension NearMiss: CustomStringConvertible {
+    /// The near miss written as its stub, location and differences, one per line.
+    public var description: String {
+        var lines = ["\(stub) (registered at \(location))"]
+        if isUsedUp {
+            lines.append("- the pattern matches, but the stub has answered all the requests it allows")
+        }
+        lines += mismatches.map { "- \($0)" }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension NearMiss {
+    /// How far the request was from the stub: a wrong origin or path counts more
+    /// than a wrong method, header, query or body.
+    var distance: Int {
+        mismatches.reduce(0) { total, mismatch in
+            switch mismatch.aspect {
+            case .origin, .path: total + 3
+            case .method: total + 2
+            case .query, .header, .body, .predicate: total + 1
+            }
+        }
+    }
+
+    /// The `count` nearest of `candidates`, nearest first; among equals, newest first.
+    static func nearest(_ candidates: [(NearMiss, UInt64)], count: Int = 3) -> [NearMiss] {
+        candidates
+            .sorted { lhs, rhs in
+                lhs.0.distance != rhs.0.distance ? lhs.0.distance < rhs.0.distance : lhs.1 > rhs.1
+            }
+            .prefix(count)
+            .map(\.0)
+    }
+}

@@ -1,0 +1,100 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// A request as a stub scope received it: what was asked for, with which headers
+/// and which body.
+///
+/// Every request that reaches a scope is recorded, in the order it arrived, whether
+/// a stub answered it or not; read them with ``StubScope/requests``.
+public struct RecordedRequest: Sendable {
+    /// The HTTP method, uppercased (`GET` when the request did not set one).
+    public let method: String
+    /// The URL that was requested.
+    public let url: URL
+    /// The header fields set on the request, as `URLRequest.allHTTPHeaderFields`
+    /// reports them.
+    ///
+    /// Headers of the session's `httpAdditionalHeaders` are not included: on Linux
+    /// Foundation adds them only in its real HTTP protocol. Use ``header(_:)`` for a
+    /// case-insensitive lookup.
+    public let headers: [String: String]
+    /// The body: the request's `httpBody`, or the bytes drained from its
+    /// `httpBodyStream`; `nil` when the request had neither.
+    public let body: Data?
+    /// The request itself, as the stub protocol received it.
+    public let urlRequest: URLRequest
+    /// The position of this request among all requests the registry received.
+    public let sequenceNumber: UInt64
+    /// The values captured by the `{name}` segments of the URL template of the
+    /// stub that answered the request; empty when no template matched.
+    public internal(set) var pathParameters: [String: String] = [:]
+
+    init(urlRequest: URLRequest, body: Data?, sequenceNumber: UInt64) {
+        self.urlRequest = urlRequest
+        self.method = urlRequest.httpMethod?.uppercased() ?? "GET"
+        // A URLRequest always carries a URL when it reaches a URLProtocol.
+        self.url = urlRequest.url ?? URL(string: "about:blank")!
+        self.headers = urlRequest.allHTTPHeaderFields ?? [:]
+        self.body = body
+        self.sequenceNumber = sequenceNumber
+    }
+
+    /// The value of the header field `name`, compared case-insensitively, or `nil`.
+    public func header(_ name: String) -> String? {
+        if let exact = headers[name] {
+            return exact
+        }
+        return headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// The body decoded as UTF-8 text, or `nil` when there is no body or it is not
+    /// valid UTF-8.
+    public var bodyText: String? {
+        body.flatMap { String(data: $0, encoding: .utf8) }
+    }
+
+    /// Decodes the body as JSON into `type`.
+    ///
+    /// - Throws: ``StubRequestBodyError/missingBody`` when the request had no body,
+    ///   or the decoder's error when the body is not the expected JSON.
+    public func decodeJSON<Value: Decodable>(
+        _ type: Value.Type = Value.self,
+        using decoder: JSONDecoder = JSONDecoder()
+    ) throws -> Value {
+        guard let body else {
+            throw StubRequestBodyError.missingBody(method: method, url: url)
+        }
+        return try decoder.decode(type, from: body)
+    }
+
+    /// The values of the query item `name` in the URL, in order of appearance.
+    public func queryValues(_ name: String) -> [String?] {
+        guard let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems else {
+            return []
+        }
+        return items.filter { $0.name == name }.map(\.value)
+    }
+}
+
+extension RecordedRequest: CustomStringConvertible {
+    /// The request written as `METHOD URL`.
+    public var description: String {
+        "\(method) \(url.absoluteString)"
+    }
+}
+
+/// An error reading the body of a ``RecordedRequest``.
+public enum StubRequestBodyError: Error, CustomStringConvertible {
+    /// The request had neither an `httpBody` nor an `httpBodyStream`.
+    case missingBody(method: String, url: URL)
+
+    /// A sentence naming the request whose body was missing.
+    public var description: String {
+        switch self {
+        case let .missingBody(method, url):
+            "\(method) \(url.absoluteString) has no body to decode (neither httpBody nor httpBodyStream was set; upload(for:from:) bodies are invisible to URL protocols on Linux)"
+        }
+    }
+}

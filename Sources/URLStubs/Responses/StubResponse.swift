@@ -1,0 +1,145 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// What a stub answers: an HTTP response, a transport error, or a sequence of them.
+///
+/// Build one with the static factories (``json(_:status:headers:encoder:)``,
+/// ``data(_:status:headers:)``, ``text(_:status:headers:)``, ``status(_:)``,
+/// ``failure(_:)-(URLError.Code)``, ``fixture(at:status:headers:)`` and
+/// ``sequence(_:)``) and refine it with ``delayed(by:)``. A response that cannot be
+/// delivered (an invalid status, a body that failed to encode, a fixture that cannot
+/// be read, a combination Foundation on Linux cannot deliver) is *refused*: the scope
+/// reports the reason and the stub answers its requests with that error at once
+/// instead of hanging or reaching the network.
+public struct StubResponse: Sendable {
+    enum Kind: Sendable {
+        /// An HTTP response with its final header fields and body.
+        case http(status: Int, headers: [String: String], body: Data)
+        /// A transport error handed to the client instead of a response.
+        case failure(any Error)
+        /// Responses given one per request, in order; the last one repeats.
+        case sequence([StubResponse])
+        /// A response that cannot be delivered, with the reason.
+        case refused(String)
+    }
+
+    var kind: Kind
+    /// How long to wait before answering.
+    var delay: Duration?
+
+    init(_ kind: Kind, delay: Duration? = nil) {
+        self.kind = kind
+        self.delay = delay
+    }
+
+    /// Answers with `status`, the header fields `headers` and the bytes `body`.
+    ///
+    /// A `Content-Length` header is added unless `headers` sets one.
+    public static func data(_ body: Data, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+        http(status: status, headers: headers, body: body, contentType: nil)
+    }
+
+    /// Answers with `text` encoded as UTF-8 and `Content-Type: text/plain; charset=utf-8`
+    /// unless `headers` sets a content type.
+    public static func text(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+        http(status: status, headers: headers, body: Data(text.utf8), contentType: "text/plain; charset=utf-8")
+    }
+
+    /// Answers with `value` encoded as JSON and `Content-Type: application/json`
+    /// unless `headers` sets a content type.
+    ///
+    /// The value is encoded once, when the response is built. If encoding fails, the
+    /// response is refused and the stub reports the encoder's error.
+    public static func json(
+        _ value: some Encodable,
+        status: Int = 200,
+        headers: [String: String] = [:],
+        encoder: JSONEncoder = JSONEncoder()
+    ) -> StubResponse {
+        do {
+            let body = try encoder.encode(value)
+            return http(status: status, headers: headers, body: body, contentType: "application/json")
+        } catch {
+            return StubResponse(.refused("the JSON body could not be encoded: \(error)"))
+        }
+    }
+
+    /// Answers with the JSON text `json` as it is, and `Content-Type: application/json`
+    /// unless `headers` sets a content type.
+    ///
+    /// Use this for a literal such as `#"{"id": 1}"#`; to answer with a JSON string
+    /// value, pass it through ``json(_:status:headers:encoder:)`` with an explicit
+    /// type. Text that is not valid JSON is refused, so a typo in a fixture is caught
+    /// where the stub is registered.
+    public static func json(_ json: String, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+        let body = Data(json.utf8)
+        do {
+            _ = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+        } catch {
+            return StubResponse(.refused("the JSON text is not valid JSON (\(error.localizedDescription)): \(json.prefix(80))"))
+        }
+        return http(status: status, headers: headers, body: body, contentType: "application/json")
+    }
+
+    /// Answers with `status`, an empty body and the header fields `headers`.
+    public static func status(_ status: Int, headers: [String: String] = [:]) -> StubResponse {
+        http(status: status, headers: headers, body: Data(), contentType: nil)
+    }
+
+    /// Fails the request with a `URLError` of `code`, as a failed connection would.
+    public static func failure(_ code: URLError.Code) -> StubResponse {
+        StubResponse(.failure(URLError(code)))
+    }
+
+    /// Fails the request with `error`, as a failed connection would.
+    ///
+    /// The caller of `data(for:)` or the completion handler receives `error`.
+    public static func failure(_ error: any Error) -> StubResponse {
+        StubResponse(.failure(error))
+    }
+
+    /// Answers the first request with the first response, the next with the next,
+    /// and every request after the last with the last.
+    ///
+    /// An empty sequence is refused. Combine with a stub's `times:` expectation to
+    /// stop matching once the sequence is used up.
+    public static func sequence(_ responses: [StubResponse]) -> StubResponse {
+        guard !responses.isEmpty else {
+            return StubResponse(.refused("a response sequence needs at least one response"))
+        }
+        return StubResponse(.sequence(responses))
+    }
+
+    /// The same response, answered after waiting `delay`.
+    ///
+    /// The wait does not block any thread, and cancelling the request ends it at
+    /// once. A negative delay is treated as zero.
+    public func delayed(by delay: Duration) -> StubResponse {
+        var copy = self
+        copy.delay = delay > .zero ? delay : nil
+        return copy
+    }
+
+    static func http(status: Int, headers: [String: String], body: Data, contentType: String?) -> StubResponse {
+        if let problem = problem(status: status, headers: headers) {
+            return StubResponse(.refused(problem))
+        }
+        var fields = headers
+        if let contentType, !fields.containsField("Content-Type") {
+            fields["Content-Type"] = contentType
+        }
+        if !fields.containsField("Content-Length") {
+            fields["Content-Length"] = String(body.count)
+        }
+        return StubResponse(.http(status: status, headers: fields, body: body))
+    }
+}
+
+extension [String: String] {
+    /// Whether a header field named `name` is present, compared case-insensitively.
+    func containsField(_ name: String) -> Bool {
+        keys.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
+    }
+}

@@ -1,0 +1,27 @@
+/// One thing that went wrong in a scope, reported when the scope ends.
+public struct StubProblem: Sendable {
+    /// What kind of problem it is, with its details.
+    public enum Kind: Sendable {
+        /// A request that no stub matched; it failed with a `URLError`.
+        case unmatchedRequest(RecordedRequest, nearMisses: [NearMiss])
+        /// A stub that answered fewer (or more) requests than its expectation.
+        case unmetExpectation(stub: String, expected: StubExpectation, actual: Int)
+        /// A stub whose pattern or response cannot be used, with the reason.
+        case invalidStub(stub: String, reason: String)
+    }
+
+    /// What kind of problem it is.
+    public let kind: Kind
+    /// A complete sentence describing the problem, as reports show it.
+    public let message: String
+    /// Where to look: the stub's registration for stub problems, the scope's
+    /// opening for unmatched requests (when known).
+    public let location: StubSourceLocation?
+}
+
+extension StubProblem: CustomStringConvertible {
+    /// The problem's message.
+    public var description: String {
+        message
+    }
+}

@@ -1,0 +1,72 @@
+/// Registering and removing stubs.
+extension StubScope {
+    /// Answers the requests that match `pattern` with `response`.
+    ///
+    /// Among several stubs that match a request, the one registered last wins, and a
+    /// stub of this scope wins over the stubs of enclosing scopes and of the global
+    /// scope. A malformed pattern or a response that cannot be delivered does not
+    /// crash: it is reported when the scope ends, at this call's location, and a
+    /// request that the refused stub matches fails at once with the reason.
+    ///
+    /// - Parameters:
+    ///   - pattern: Which requests to answer, such as `.get("https://api.example.com/users/{id}")`.
+    ///   - response: What to answer, such as `.json(user)` or `.failure(.timedOut)`.
+    ///   - times: How many requests the stub must and may answer; by default any number.
+    /// - Returns: A handle to query or remove the stub.
+    @discardableResult
+    public func stub(
+        _ pattern: RequestPattern,
+        with response: StubResponse,
+        times: StubExpectation = .any,
+        fileID: String = #fileID,
+        filePath: String = #filePath,
+        line: Int = #line,
+        column: Int = #column
+    ) async -> Stub {
+        let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        return await register(pattern, source: .fixed(response), times: times, location: location)
+    }
+
+    /// Answers the requests that match `pattern` with the response `respond` computes
+    /// from each request.
+    ///
+    /// The closure runs on a task of its own for each request, may suspend, and may
+    /// throw: a thrown error fails the request with that error. If the scope ends
+    /// before the closure returns, the request fails and the closure's task is
+    /// cancelled.
+    @discardableResult
+    public func stub(
+        _ pattern: RequestPattern,
+        times: StubExpectation = .any,
+        fileID: String = #fileID,
+        filePath: String = #filePath,
+        line: Int = #line,
+        column: Int = #column,
+        respond: @escaping @Sendable (RecordedRequest) async throws -> StubResponse
+    ) async -> Stub {
+        let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        return await register(pattern, source: .dynamic(respond), times: times, location: location)
+    }
+
+    /// Removes every stub of the scope; the request log is kept.
+    public func removeAllStubs() async {
+        await StubRegistry.shared.removeAllStubs(from: self)
+    }
+
+    /// Whether the scope is still open (the global scope always is).
+    public var isOpen: Bool {
+        get async {
+            await StubRegistry.shared.isOpen(self)
+        }
+    }
+
+    private func register(
+        _ pattern: RequestPattern,
+        source: StubEntry.Source,
+        times: StubExpectation,
+        location: StubSourceLocation
+    ) async -> Stub {
+        let id = await StubRegistry.shared.register(pattern, source: source, expectation: times, location: location, in: self)
+        return Stub(id: id ?? 0, scope: self, pattern: pattern.description, location: location)
+    }
+}

@@ -1,0 +1,38 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// The error `withStubScope` throws when its scope ends with problems: unmatched
+/// requests, unmet expectations or stubs that could not be used.
+///
+/// Each problem carries a message and the source location it concerns. When the
+/// body of `withStubScope` throws, its own error is rethrown instead, and these
+/// problems are not thrown.
+public struct StubVerificationError: Error, Sendable {
+    /// The scope that ended, written for messages.
+    public let scope: String
+    /// Every problem, in the order it happened.
+    public let problems: [StubProblem]
+}
+
+extension StubVerificationError: CustomStringConvertible {
+    /// Every problem, numbered, under a line naming the scope.
+    public var description: String {
+        let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+        var lines = ["URLStubs: \(scope) ended with \(count):"]
+        for (index, problem) in problems.enumerated() {
+            let body = problem.message.split(separator: "\n", omittingEmptySubsequences: false)
+            lines.append("\(index + 1). " + (body.first.map(String.init) ?? ""))
+            lines += body.dropFirst().map { "   " + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension StubVerificationError: LocalizedError {
+    /// The same text as ``description``.
+    public var errorDescription: String? {
+        description
+    }
+}

@@ -1,0 +1,81 @@
+/// Runs `body` inside a new stub scope and ends the scope when `body` returns.
+///
+/// The scope is current for `body` and every child task it creates, so requests
+/// they make through a stubbed session are answered by the scope's stubs (then by
+/// the stubs of the scope enclosing this call, if any, then by ``StubScope/global``).
+/// Scopes of tasks running in parallel never see each other's stubs.
+///
+/// When `body` returns, the scope ends: its stubs' expectations are verified,
+/// requests still waiting for a delayed or computed response fail, and its stubs
+/// and request log are freed.
+///
+/// ```swift
+/// try await withStubScope { scope in
+///     await scope.stub(.get("https://api.example.com/users/1"), with: .json(User(id: 1)))
+///     let user = try await client.user(id: 1)
+///     #expect(user.id == 1)
+/// }
+/// ```
+///
+/// - Parameters:
+///   - name: A name for the scope, shown in failure messages.
+///   - body: The code to run with the scope current; it receives the scope.
+/// - Returns: What `body` returns.
+/// - Throws: The error `body` throws, if any; otherwise a ``StubVerificationError``
+///   listing every unmatched request, unmet expectation and unusable stub of the scope.
+public func withStubScope<Result>(
+    _ name: String? = nil,
+    fileID: String = #fileID,
+    filePath: String = #filePath,
+    line: Int = #line,
+    column: Int = #column,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (StubScope) async throws -> Result
+) async throws -> Result {
+    let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let outcome = await StubScope.withNewScope(name: name, location: location, isolation: isolation, body)
+    let value = try outcome.result.get()
+    if !outcome.problems.isEmpty {
+        throw StubVerificationError(scope: outcome.title, problems: outcome.problems)
+    }
+    return value
+}
+
+extension StubScope {
+    /// What running a body in a new scope produced: the body's result, and the
+    /// problems found when the scope ended.
+    public struct Outcome<Value> {
+        /// What the body returned or threw.
+        public let result: Swift.Result<Value, any Error>
+        /// The scope the body ran in.
+        public let scope: StubScope
+        /// The scope written for messages.
+        public let title: String
+        /// Every unmatched request, unmet expectation and unusable stub of the scope.
+        public let problems: [StubProblem]
+    }
+
+    /// Runs `body` in a new scope and returns its result together with the problems
+    /// found when the scope ended, without throwing them.
+    ///
+    /// This is the building block of ``withStubScope(_:fileID:filePath:line:column:isolation:_:)``
+    /// and of test-framework integrations that report each problem on their own
+    /// (the `.stubbed` trait of `URLStubsTesting` does). Most code should call
+    /// `withStubScope` instead.
+    public static func withNewScope<Value>(
+        name: String?,
+        location: StubSourceLocation,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (StubScope) async throws -> Value
+    ) async -> Outcome<Value> {
+        let (scope, title) = await StubRegistry.shared.openScope(name: name, parent: bound, location: location)
+        let result: Swift.Result<Value, any Error>
+        do {
+            result = .success(try await $bound.withValue(scope, operation: { try await body(scope) }, isolation: isolation))
+        } catch {
+            result = .failure(error)
+        }
+        let problems = await StubRegistry.shared.closeScope(scope)
+        return Outcome(result: result, scope: scope, title: title, problems: problems)
+    }
+}

@@ -1,0 +1,65 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// The errors URLStubs fails requests with, each a `URLError` whose description
+/// says what happened and what to do.
+enum StubFailure {
+    /// The code of every failure URLStubs makes itself.
+    static let code = URLError.Code.resourceUnavailable
+
+    static func error(_ message: String, url: URL?) -> URLError {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let url {
+            info[NSURLErrorFailingURLErrorKey] = url
+        }
+        return URLError(code, userInfo: info)
+    }
+
+    static func unmatchedMessage(_ request: RecordedRequest, in title: String, nearMisses: [NearMiss]) -> String {
+        var lines = ["URLStubs: no stub matches \(request) in \(title)."]
+        if nearMisses.isEmpty {
+            lines.append("No stub is registered in this scope, its enclosing scopes or the global scope.")
+        } else {
+            lines.append("Nearest stubs:")
+            for (index, miss) in nearMisses.enumerated() {
+                let body = miss.description.split(separator: "\n")
+                lines.append("  \(index + 1). " + body[0])
+                lines += body.dropFirst().map { "     " + $0 }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func noScopeMessage(_ request: RecordedRequest) -> String {
+        """
+        URLStubs: no stub matches \(request): the request reached the stub protocol outside any stub scope, \
+        and no process-wide stub (StubScope.global) matches it. Either it was resumed outside any scope \
+        (a Task.detached or a DispatchQueue block does not inherit the scope: make the request from the \
+        test's task or a child Task, or register it on StubScope.global), or its session's configuration \
+        has a URL cache (Foundation then creates the protocol on a background queue where the scope is \
+        not visible: build the session from URLSessionConfiguration.stubbed, which sets urlCache = nil).
+        """
+    }
+
+    static func endedMessage(_ request: RecordedRequest, scope: StubScope) -> String {
+        "URLStubs: \(request) was made in \(scope), which has already ended; a request must finish before the withStubScope body (or the test) that made it returns."
+    }
+
+    static func endedInFlightMessage(_ request: RecordedRequest, in title: String) -> String {
+        "URLStubs: \(request) was still waiting for its response when \(title) ended; await it inside the scope, or cancel it."
+    }
+
+    static func refusedMessage(_ request: RecordedRequest, stub: StubEntry, reason: String) -> String {
+        "URLStubs: the stub \(stub.summary) matches \(request) but cannot answer it: \(reason)."
+    }
+
+    static func forbiddenMessage(_ request: RecordedRequest, stub: StubEntry) -> String {
+        "URLStubs: \(request) matches the stub \(stub.summary), which expects no requests."
+    }
+
+    static func unsupportedTaskMessage(_ request: URLRequest, kind: String) -> String {
+        "URLStubs: \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?") was made with a \(kind), which Foundation on Linux cannot complete through a URL protocol; use data(for:) or a data task instead."
+    }
+}
