@@ -38,9 +38,24 @@ extension NearMiss {
         }
     }
 
+    /// Whether the stub shares the request's origin or its path: a stub that
+    /// differs in both is not near, it is unrelated.
+    var isNear: Bool {
+        let aspects = Set(mismatches.map(\.aspect))
+        return !(aspects.contains(.origin) && aspects.contains(.path))
+    }
+
     /// The `count` nearest of `candidates`, nearest first; among equals, newest first.
-    static func nearest(_ candidates: [(NearMiss, UInt64)], count: Int = 3) -> [NearMiss] {
-        candidates
+    ///
+    /// Only near candidates are listed; when there are none, the stubs of the
+    /// request's own scope are listed instead, so the report still shows what the
+    /// scope offered.
+    static func nearest(_ candidates: [(NearMiss, UInt64)], ownScope: StubScope, count: Int = 3) -> [NearMiss] {
+        var pool = candidates.filter { $0.0.isNear }
+        if pool.isEmpty {
+            pool = candidates.filter { $0.0.scope == ownScope }
+        }
+        return pool
             .sorted { lhs, rhs in
                 lhs.0.distance != rhs.0.distance ? lhs.0.distance < rhs.0.distance : lhs.1 > rhs.1
             }

@@ -44,11 +44,9 @@ extension StubRegistry {
         }
         let chain = self.chain(from: namespace)
         for member in chain {
-            log(request, in: member, isUnscoped: scope == nil)
-        }
-        for member in chain {
             guard let (entry, evaluation) = member.bestMatch(for: request, target: target) else { continue }
             request.pathParameters = evaluation.pathParameters
+            log(request, in: chain, isUnscoped: scope == nil)
             if entry.expectation.forbidsRequests {
                 entry.violations += 1
                 return .fail(StubFailure.error(StubFailure.forbiddenMessage(request, stub: entry), url: request.url))
@@ -69,6 +67,7 @@ extension StubRegistry {
             }
             return resolution
         }
+        log(request, in: chain, isUnscoped: scope == nil)
         return .fail(unmatched(request, target: target, in: namespace, chain: chain, isUnscoped: scope == nil))
     }
 
@@ -91,15 +90,19 @@ extension StubRegistry {
         return chain
     }
 
-    private func log(_ request: RecordedRequest, in namespace: Namespace, isUnscoped: Bool) {
-        if namespace.scope.isGlobal {
-            guard isUnscoped else { return }
-            if namespace.requests.count >= Self.globalLogLimit {
-                namespace.requests.removeFirst(namespace.requests.count / 2)
+    /// Appends `request` to the logs of `chain`: every scope it was made in, and the
+    /// global scope only for a request made outside any scope.
+    private func log(_ request: RecordedRequest, in chain: [Namespace], isUnscoped: Bool) {
+        for namespace in chain {
+            if namespace.scope.isGlobal {
+                guard isUnscoped else { continue }
+                if namespace.requests.count >= Self.globalLogLimit {
+                    namespace.requests.removeFirst(namespace.requests.count / 2)
+                }
             }
+            namespace.requests.append(request)
+            notifyWaiters(of: request, in: namespace)
         }
-        namespace.requests.append(request)
-        notifyWaiters(of: request, in: namespace)
     }
 
     private func unmatched(
@@ -123,7 +126,7 @@ extension StubRegistry {
                 candidates.append((miss, entry.id))
             }
         }
-        let nearMisses = NearMiss.nearest(candidates)
+        let nearMisses = NearMiss.nearest(candidates, ownScope: namespace.scope)
         let message = isUnscoped
             ? StubFailure.noScopeMessage(request)
             : StubFailure.unmatchedMessage(request, in: namespace.title, nearMisses: nearMisses)

@@ -51,9 +51,24 @@ final class StubExchange: @unchecked Sendable {
     func deliver(_ outcome: Outcome) -> Bool {
         lock.lock()
         defer { lock.unlock() }
+        return deliverLocked(outcome)
+    }
+
+    /// Delivers `outcome` (unless the exchange is already done) and cancels the task
+    /// that was producing the real outcome; used when the scope ends first.
+    func abandon(with outcome: Outcome) {
+        lock.lock()
+        deliverLocked(outcome)
+        let work = self.work
+        self.work = nil
+        lock.unlock()
+        work?.cancel()
+    }
+
+    @discardableResult
+    private func deliverLocked(_ outcome: Outcome) -> Bool {
         guard let urlProtocol else { return false }
         self.urlProtocol = nil
-        work = nil
         guard let client = urlProtocol.client else { return false }
         if let state = urlProtocol.task?.state, state == .canceling || state == .completed {
             return false

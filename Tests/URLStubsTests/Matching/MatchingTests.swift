@@ -1,0 +1,182 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import Testing
+import URLStubs
+
+@Suite("Matching")
+struct MatchingTests {
+    /// Sends `method url` with `headers` and `body`; returns the body text, or the
+    /// error code as text when the request fails.
+    private func send(_ url: String, method: String = "GET", headers: [String: String] = [:], body: String? = nil) async -> String {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body.map { Data($0.utf8) }
+        do {
+            return String(decoding: try await URLSession.stubbed.data(for: request).0, as: UTF8.self)
+        } catch let error as URLError {
+            return "error \(error.code.rawValue)"
+        } catch {
+            return "error \(error)"
+        }
+    }
+
+    /// Runs `body` in a scope, ignoring the scope's report of unmatched requests.
+    private func inScope(_ body: (StubScope) async throws -> Void) async throws {
+        do {
+            try await withStubScope { try await body($0) }
+        } catch is StubVerificationError {}
+    }
+
+    private let unmatched = "error \(URLError.Code.resourceUnavailable.rawValue)"
+
+    @Test("among several matching stubs the most recently registered wins")
+    func newestWins() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get("https://api.example.com/v"), with: .text("first"))
+            await scope.stub(.any("https://api.example.com/{x}"), with: .text("template"))
+            await scope.stub(.get("https://api.example.com/v"), with: .text("second"))
+            #expect(await send("https://api.example.com/v") == "second")
+            await scope.stub(.anyRequest, with: .text("catch-all"))
+            #expect(await send("https://api.example.com/v") == "catch-all")
+        }
+    }
+
+    @Test("the method must match, and .any matches every method")
+    func methods() async throws {
+        try await inScope { scope in
+            await scope.stub(.post("https://api.example.com/m"), with: .text("post"))
+            await scope.stub(.method("purge", "https://api.example.com/m"), with: .text("purge"))
+            await scope.stub(.any("https://api.example.com/anything"), with: .text("any"))
+            #expect(await send("https://api.example.com/m", method: "POST") == "post")
+            #expect(await send("https://api.example.com/m", method: "PURGE") == "purge")
+            #expect(await send("https://api.example.com/m") == unmatched)
+            #expect(await send("https://api.example.com/anything", method: "DELETE") == "any")
+            #expect(await send("https://api.example.com/anything", method: "OPTIONS") == "any")
+        }
+    }
+
+    @Test("scheme and host compare case-insensitively and a default port is implied")
+    func originNormalization() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get("HTTPS://API.Example.com:443/p"), with: .text("p"))
+            #expect(await send("https://api.example.com/p") == "p")
+            #expect(await send("https://api.EXAMPLE.com:443/p") == "p")
+        }
+    }
+
+    @Test("a different scheme, host, port or path does not match")
+    func originAndPathMustMatch() async throws {
+        try await inScope { scope in
+            await scope.stub(.get("https://api.example.com/p"), with: .text("p"))
+            #expect(await send("http://api.example.com/p") == unmatched)
+            #expect(await send("https://other.example.com/p") == unmatched)
+            #expect(await send("https://api.example.com:8443/p") == unmatched)
+            #expect(await send("https://api.example.com/p/") == unmatched)
+            #expect(await send("https://api.example.com/P") == unmatched)
+        }
+    }
+
+    @Test("templates match one segment per {name} or *, and ** matches the rest")
+    func templates() async throws {
+        try await inScope { scope in
+            await scope.stub(.get("https://api.example.com/users/{id}/posts/*"), with: .text("post"))
+            await scope.stub(.get("https://api.example.com/files/**"), with: .text("file"))
+            #expect(await send("https://api.example.com/users/7/posts/3") == "post")
+            #expect(await send("https://api.example.com/users/7/posts") == unmatched)
+            #expect(await send("https://api.example.com/users/7/posts/3/x") == unmatched)
+            #expect(await send("https://api.example.com/files/a/b/c.txt") == "file")
+            #expect(await send("https://api.example.com/files/") == "file")
+        }
+    }
+
+    @Test("a path-only pattern matches that path on any host")
+    func pathOnlyPattern() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get("/health"), with: .text("ok"))
+            #expect(await send("https://a.example.com/health") == "ok")
+            #expect(await send("http://b.example.org:8080/health") == "ok")
+        }
+    }
+
+    @Test("a URL without a query matches any query; with a query it requires exactly those items in any order")
+    func queries() async throws {
+        try await inScope { scope in
+            await scope.stub(.get("https://api.example.com/search"), with: .text("any query"))
+            await scope.stub(.get("https://api.example.com/find?q=swift&page=2"), with: .text("exact query"))
+            #expect(await send("https://api.example.com/search?q=x") == "any query")
+            #expect(await send("https://api.example.com/search") == "any query")
+            #expect(await send("https://api.example.com/find?page=2&q=swift") == "exact query")
+            #expect(await send("https://api.example.com/find?q=swift") == unmatched)
+            #expect(await send("https://api.example.com/find?q=swift&page=2&extra=1") == unmatched)
+        }
+    }
+
+    @Test(".query requires an item and allows others")
+    func queryCondition() async throws {
+        try await inScope { scope in
+            await scope.stub(.get("https://api.example.com/list").query("page", "2"), with: .text("page 2"))
+            await scope.stub(.get("https://api.example.com/list").query("cursor"), with: .text("cursor"))
+            #expect(await send("https://api.example.com/list?page=2&size=10") == "page 2")
+            #expect(await send("https://api.example.com/list?cursor=abc") == "cursor")
+            #expect(await send("https://api.example.com/list?page=3") == unmatched)
+        }
+    }
+
+    @Test("header conditions compare names case-insensitively and values exactly")
+    func headers() async throws {
+        try await inScope { scope in
+            await scope.stub(.get("https://api.example.com/me").header("Authorization", "Bearer good"), with: .text("me"))
+            await scope.stub(.get("https://api.example.com/any-auth").header("authorization"), with: .text("some auth"))
+            #expect(await send("https://api.example.com/me", headers: ["authorization": "Bearer good"]) == "me")
+            #expect(await send("https://api.example.com/me", headers: ["Authorization": "Bearer bad"]) == unmatched)
+            #expect(await send("https://api.example.com/me") == unmatched)
+            #expect(await send("https://api.example.com/any-auth", headers: ["Authorization": "x"]) == "some auth")
+        }
+    }
+
+    @Test("body conditions: exact bytes, containment and JSON equality regardless of key order")
+    func bodies() async throws {
+        try await inScope { scope in
+            await scope.stub(.post("https://api.example.com/exact").body("a=1"), with: .text("exact"))
+            await scope.stub(.post("https://api.example.com/contains").bodyContains("needle"), with: .text("contains"))
+            await scope.stub(.post("https://api.example.com/json").jsonBody(UserClient.User(id: 1, name: "A")), with: .text("json"))
+            #expect(await send("https://api.example.com/exact", method: "POST", body: "a=1") == "exact")
+            #expect(await send("https://api.example.com/exact", method: "POST", body: "a=2") == unmatched)
+            #expect(await send("https://api.example.com/contains", method: "POST", body: "hay needle hay") == "contains")
+            #expect(await send("https://api.example.com/json", method: "POST", body: #"{ "name": "A", "id": 1 }"#) == "json")
+            #expect(await send("https://api.example.com/json", method: "POST", body: #"{"name":"B","id":1}"#) == unmatched)
+        }
+    }
+
+    @Test("a custom predicate decides")
+    func predicate() async throws {
+        try await inScope { scope in
+            await scope.stub(.predicate("a request with a trace id") { $0.header("X-Trace-Id") != nil }, with: .text("traced"))
+            #expect(await send("https://anything.example.com/x", headers: ["X-Trace-Id": "1"]) == "traced")
+            #expect(await send("https://anything.example.com/x") == unmatched)
+        }
+    }
+
+    @Test("a malformed pattern is reported with the reason and never matches", arguments: [
+        ("", "the URL pattern is empty"),
+        ("api.example.com/x", "has no scheme"),
+        ("https:///x", "has no host"),
+        ("https://api.example.com/**/x", "uses ** before the end of the path"),
+        ("https://api.example.com/{id", "malformed template segment"),
+        ("https://api.example.com/x#top", "has a fragment"),
+        (" https://api.example.com/x", "leading or trailing spaces"),
+    ])
+    func malformedPatterns(pattern: String, reason: String) async throws {
+        let error = await #expect(throws: StubVerificationError.self) {
+            try await withStubScope { scope in
+                await scope.stub(.get(pattern), with: .text("never"))
+            }
+        }
+        let message = error?.problems.first?.message ?? ""
+        #expect(message.contains("cannot be used"))
+        #expect(message.contains(reason))
+    }
+}
