@@ -46,7 +46,7 @@ actor StubRegistry {
         }
         for flight in namespace.inFlight.values {
             let message = StubFailure.endedInFlightMessage(flight.request, in: namespace.title)
-            flight.exchange.abandon(with: .failure(StubFailure.error(message, url: flight.request.url)))
+            flight.exchange.complete(with: .failure(StubFailure.error(message, url: flight.request.url)), cancellingWork: true)
         }
         for waiter in namespace.waiters.values {
             waiter.resume(with: .failure(RequestWaitError.scopeEnded(scope: namespace.title, pattern: waiter.pattern.description)))

@@ -5,11 +5,18 @@ import Foundation
 
 /// The one-shot link between a loading request and its URL protocol client.
 ///
-/// An exchange delivers at most one outcome, and never after `stopLoading()`: the
-/// stop and every delivery take the same lock, so a delivery either completes before
-/// the stop is seen or does nothing. Client calls made while holding the lock cannot
-/// deadlock, because Foundation's client methods never wait on the session's work
-/// queue, which is where `stopLoading()` runs.
+/// The answer is produced on a Swift task, but on Linux the client must be called on
+/// the session's work queue: Foundation's client methods read the session's task
+/// registry, which only that queue may touch, and calling them from another thread
+/// races with other tasks starting and finishing (a crash seen under load). So the
+/// task only *stores* the outcome and then calls `resume()` on the URL session task,
+/// which Foundation answers by calling `startLoading()` again on its work queue;
+/// there ``deliverIfReady()`` hands the outcome to the client. Foundation skips that
+/// call for a task being cancelled, so nothing is delivered after a cancellation.
+/// On Apple platforms the outcome is delivered directly.
+///
+/// Every transition takes one lock, so an outcome is delivered at most once and
+/// never after ``stop()``.
 final class StubExchange: @unchecked Sendable {
     // @unchecked: every mutable property is read and written only while `lock` is held.
 
@@ -19,7 +26,17 @@ final class StubExchange: @unchecked Sendable {
         case failure(any Error)
     }
 
+    private enum State {
+        /// The answer is being produced.
+        case waiting
+        /// The answer is known and waits for the work queue.
+        case ready(Outcome)
+        /// The answer was delivered, or the exchange was stopped.
+        case done
+    }
+
     private let lock = NSLock()
+    private var state = State.waiting
     private var urlProtocol: URLProtocol?
     private var work: Task<Void, Never>?
 
@@ -27,10 +44,17 @@ final class StubExchange: @unchecked Sendable {
         self.urlProtocol = urlProtocol
     }
 
+    /// Whether the answer is still being produced.
+    var isWaiting: Bool {
+        lock.withLock {
+            if case .waiting = state { true } else { false }
+        }
+    }
+
     /// Remembers the task that produces the outcome, so that a stop cancels it.
     func attach(_ task: Task<Void, Never>) {
         lock.lock()
-        let isDone = urlProtocol == nil
+        let isDone = if case .done = state { true } else { false }
         if !isDone {
             work = task
         }
@@ -40,38 +64,48 @@ final class StubExchange: @unchecked Sendable {
         }
     }
 
-    /// Whether the exchange still waits for its outcome.
-    var isPending: Bool {
-        lock.withLock { urlProtocol != nil }
-    }
-
-    /// Hands `outcome` to the client, unless the exchange was stopped, cancelled or
-    /// already delivered; returns whether it was handed over.
-    @discardableResult
-    func deliver(_ outcome: Outcome) -> Bool {
+    /// Records `outcome` as the answer (unless one was already recorded or the
+    /// exchange was stopped) and has it delivered.
+    ///
+    /// With `cancellingWork`, the task still producing an answer is cancelled, for
+    /// when the scope ends before the answer is ready.
+    func complete(with outcome: Outcome, cancellingWork: Bool = false) {
         lock.lock()
-        defer { lock.unlock() }
-        return deliverLocked(outcome)
-    }
-
-    /// Delivers `outcome` (unless the exchange is already done) and cancels the task
-    /// that was producing the real outcome; used when the scope ends first.
-    func abandon(with outcome: Outcome) {
-        lock.lock()
-        deliverLocked(outcome)
-        let work = self.work
-        self.work = nil
+        guard case .waiting = state else {
+            lock.unlock()
+            return
+        }
+        state = .ready(outcome)
+        let task = urlProtocol?.task
+        let work = cancellingWork ? self.work : nil
+        if cancellingWork {
+            self.work = nil
+        }
         lock.unlock()
         work?.cancel()
+        #if canImport(FoundationNetworking)
+        if let task {
+            // Foundation calls startLoading() again on the session's work queue.
+            task.resume()
+            return
+        }
+        #endif
+        deliverIfReady()
     }
 
+    /// Hands the recorded outcome to the client, if there is one; returns whether
+    /// the exchange had an outcome to deliver.
     @discardableResult
-    private func deliverLocked(_ outcome: Outcome) -> Bool {
-        guard let urlProtocol else { return false }
+    func deliverIfReady() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard case let .ready(outcome) = state, let urlProtocol else { return false }
+        state = .done
         self.urlProtocol = nil
-        guard let client = urlProtocol.client else { return false }
+        work = nil
+        guard let client = urlProtocol.client else { return true }
         if let state = urlProtocol.task?.state, state == .canceling || state == .completed {
-            return false
+            return true
         }
         switch outcome {
         case let .response(response, body):
@@ -91,6 +125,7 @@ final class StubExchange: @unchecked Sendable {
     /// task producing the outcome is cancelled.
     func stop() {
         lock.lock()
+        state = .done
         urlProtocol = nil
         let work = self.work
         self.work = nil

@@ -47,14 +47,24 @@ open class StubURLProtocol: URLProtocol {
     }
     #endif
 
-    /// Hands the request to the stub registry and delivers its answer asynchronously.
+    /// Hands the request to the stub registry, whose answer is delivered
+    /// asynchronously.
+    ///
+    /// On Linux, Foundation calls this again on the session's work queue once the
+    /// answer is ready (see ``StubExchange``); that call delivers it.
     override open func startLoading() {
+        if let exchange {
+            if exchange.deliverIfReady() || exchange.isWaiting {
+                return
+            }
+            // Stopped by a suspend, now resumed: answer the request anew.
+        }
         let exchange = StubExchange(urlProtocol: self)
         self.exchange = exchange
         let request = self.request
         if let unsupported = unsupportedTaskKind {
             let message = StubFailure.unsupportedTaskMessage(request, kind: unsupported)
-            exchange.deliver(.failure(StubFailure.error(message, url: request.url)))
+            exchange.complete(with: .failure(StubFailure.error(message, url: request.url)))
             return
         }
         let scope = capturedScope
@@ -85,7 +95,7 @@ open class StubURLProtocol: URLProtocol {
         let resolution = await registry.resolve(request, body: body, target: target, scope: scope, exchange: exchange)
         switch resolution {
         case let .fail(error):
-            exchange.deliver(.failure(error))
+            exchange.complete(with: .failure(error))
         case let .respond(response, recorded):
             await deliver(response, for: recorded, through: exchange)
             if response.delay != nil {
@@ -96,7 +106,7 @@ open class StubURLProtocol: URLProtocol {
                 let response = try await respond(recorded)
                 await deliver(response, for: recorded, through: exchange)
             } catch {
-                exchange.deliver(.failure(error))
+                exchange.complete(with: .failure(error))
             }
             await registry.settle(exchange, in: scope)
         }
@@ -111,7 +121,7 @@ open class StubURLProtocol: URLProtocol {
                 return // Cancelled: the request was stopped or its scope ended.
             }
         }
-        exchange.deliver(outcome(of: response, for: request))
+        exchange.complete(with: outcome(of: response, for: request))
     }
 
     /// The outcome `response` gives `request`.
