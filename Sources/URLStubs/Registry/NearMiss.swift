@@ -45,7 +45,8 @@ extension NearMiss {
         return !(aspects.contains(.origin) && aspects.contains(.path))
     }
 
-    /// The `count` nearest of `candidates`, nearest first; among equals, newest first.
+    /// The `count` nearest of `candidates`, nearest first; among equals, the one
+    /// with fewer differences, then the newest.
     ///
     /// Only near candidates are listed; when there are none, the stubs of the
     /// request's own scope are listed instead, so the report still shows what the
@@ -57,7 +58,13 @@ extension NearMiss {
         }
         return pool
             .sorted { lhs, rhs in
-                lhs.0.distance != rhs.0.distance ? lhs.0.distance < rhs.0.distance : lhs.1 > rhs.1
+                if lhs.0.distance != rhs.0.distance {
+                    return lhs.0.distance < rhs.0.distance
+                }
+                if lhs.0.mismatches.count != rhs.0.mismatches.count {
+                    return lhs.0.mismatches.count < rhs.0.mismatches.count
+                }
+                return lhs.1 > rhs.1
             }
             .prefix(count)
             .map(\.0)

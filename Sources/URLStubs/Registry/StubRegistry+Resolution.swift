@@ -129,7 +129,7 @@ extension StubRegistry {
         let nearMisses = NearMiss.nearest(candidates, ownScope: namespace.scope)
         let message = isUnscoped
             ? StubFailure.noScopeMessage(request)
-            : StubFailure.unmatchedMessage(request, in: namespace.title, nearMisses: nearMisses)
+            : StubFailure.unmatchedMessage(request, in: namespace.title, nearMisses: nearMisses, stubCount: candidates.count)
         record(.unmatchedRequest(request, nearMisses: nearMisses), message, at: namespace.location, in: namespace)
         return StubFailure.error(message, url: request.url)
     }

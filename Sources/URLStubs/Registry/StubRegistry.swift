@@ -86,7 +86,8 @@ actor StubRegistry {
         in scope: StubScope
     ) -> UInt64? {
         guard let namespace = namespaces[scope.id] else {
-            Self.warn("stub(\(pattern)) at \(location) was ignored: \(scope) has already ended.")
+            let reason = wasOpened(scope) ? "\(scope) has already ended" : "no stub scope is open there"
+            Self.warn("stub(\(pattern)) at \(location) was ignored: \(reason).")
             return nil
         }
         let entry = StubEntry(id: nextStubID, pattern: pattern, source: source, expectation: expectation, location: location)

@@ -43,6 +43,11 @@ public struct StubScope: Sendable, Hashable {
     /// traffic that truly belongs to the whole process. The global scope never ends.
     public static let global = StubScope(id: 0)
 
+    /// A scope that is never open, for integrations that must return a scope where
+    /// none exists: stubs registered on it are ignored with a warning.
+    @_spi(Integration)
+    public static let unavailable = StubScope(id: .max)
+
     /// Whether this is the process-wide ``global`` scope.
     public var isGlobal: Bool {
         id == Self.global.id

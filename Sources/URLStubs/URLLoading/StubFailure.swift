@@ -17,10 +17,12 @@ enum StubFailure {
         return URLError(code, userInfo: info)
     }
 
-    static func unmatchedMessage(_ request: RecordedRequest, in title: String, nearMisses: [NearMiss]) -> String {
+    static func unmatchedMessage(_ request: RecordedRequest, in title: String, nearMisses: [NearMiss], stubCount: Int) -> String {
         var lines = ["URLStubs: no stub matches \(request) in \(title)."]
-        if nearMisses.isEmpty {
+        if stubCount == 0 {
             lines.append("No stub is registered in this scope, its enclosing scopes or the global scope.")
+        } else if nearMisses.isEmpty {
+            lines.append("None of the \(stubCount) registered stubs comes close: none shares its origin or its path.")
         } else {
             lines.append("Nearest stubs:")
             for (index, miss) in nearMisses.enumerated() {

@@ -68,3 +68,25 @@ func thrownError<E: Error>(_ type: E.Type, _ body: () async throws -> Void) asyn
         return error as? E
     }
 }
+
+/// A value shared between a test and the closures it hands to other tasks.
+final class Shared<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `value` is read and written only while `lock` is held.
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) {
+        stored = value
+    }
+
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// Sends a GET for `url` through the shared stubbed session and returns the body as
+/// text.
+func getText(_ url: String) async throws -> String {
+    String(decoding: try await URLSession.stubbed.data(from: URL(string: url)!).0, as: UTF8.self)
+}

@@ -1,0 +1,83 @@
+import Testing
+@_spi(Integration) import URLStubs
+
+/// A trait that runs each test case in a fresh stub scope and reports the scope's
+/// problems as issues of that test case.
+///
+/// Apply it as `@Test(.stubbed)` or `@Suite(.stubbed)`; use
+/// ``Testing/Trait/stubbed(fileID:filePath:line:column:_:)`` to register baseline
+/// stubs for every test it wraps. Inside the test, reach the scope with
+/// `StubScope.currentTest`.
+///
+/// - On a suite, the trait is recursive: every test below it, and every argument of
+///   a parameterized test, runs in its own scope.
+/// - A suite trait and a test trait (or two suite traits) give **one scope per test
+///   case**: the outermost trait opens it, and each trait registers its baseline
+///   stubs into it, outermost first, so the stubs nearest the test win.
+/// - `withStubScope` inside a test under the trait opens a nested scope: it sees the
+///   trait's stubs, its own stubs win, and its problems are thrown by
+///   `withStubScope` when it ends.
+///
+/// When the scope ends, every unmatched request and unmet expectation becomes an
+/// `Issue` of the test case that owned the scope: an unmet expectation points at
+/// the line that registered the stub, an unmatched request at the trait.
+public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
+    /// Registers baseline stubs in the scope before the test runs.
+    let setup: (@Sendable (StubScope) async throws -> Void)?
+    /// Where the trait was written, when known.
+    let location: StubSourceLocation?
+
+    /// Always `true`: on a suite, every test case below it gets its own scope.
+    public var isRecursive: Bool {
+        true
+    }
+
+    /// The scope the outermost `.stubbed` trait opened for the running test case.
+    @TaskLocal static var traitScope: StubScope?
+
+    /// Runs `function` in the test case's stub scope, opening it if no outer
+    /// `.stubbed` trait did, and reports the scope's problems when it ends.
+    public func provideScope(
+        for test: Test,
+        testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
+        if let scope = Self.traitScope, StubScope.current == scope {
+            try await setup?(scope)
+            try await function()
+            return
+        }
+        let location = self.location ?? StubSourceLocation(test.sourceLocation)
+        let outcome = await StubScope.withNewScope(name: test.displayName ?? test.name, location: location) { scope in
+            try await Self.$traitScope.withValue(scope) {
+                try await setup?(scope)
+                try await function()
+            }
+        }
+        StubProblemReporter.report(outcome.problems, fallback: location)
+        try outcome.result.get()
+    }
+}
+
+extension Trait where Self == StubbedTrait {
+    /// Runs each test case in a fresh stub scope, reporting its unmatched requests
+    /// and unmet expectations as issues of that test case.
+    public static var stubbed: StubbedTrait {
+        StubbedTrait(setup: nil, location: nil)
+    }
+
+    /// Runs each test case in a fresh stub scope after registering baseline stubs
+    /// with `setup`.
+    ///
+    /// On a suite, `setup` runs for every test case, so a suite shares a baseline
+    /// while each test adds stubs of its own privately (and its own win).
+    public static func stubbed(
+        fileID: String = #fileID,
+        filePath: String = #filePath,
+        line: Int = #line,
+        column: Int = #column,
+        _ setup: @escaping @Sendable (StubScope) async throws -> Void
+    ) -> StubbedTrait {
+        StubbedTrait(setup: setup, location: StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+}

@@ -1,0 +1,65 @@
+import Dispatch
+@_spi(Integration) import URLStubs
+import XCTest
+
+/// An `XCTestCase` whose every test method runs in a fresh stub scope, with no
+/// set-up or tear-down code to write.
+///
+/// Derive a test case from it and register stubs on ``stubScope`` (or
+/// `StubScope.currentTest()`); requests made by the test method through a stubbed
+/// session are answered by that scope. When the test method returns, the scope ends
+/// and each unmatched request or unmet expectation is recorded as a failure of that
+/// test method, at the line that registered the stub (or the test case's
+/// declaration for unmatched requests).
+///
+/// ```swift
+/// final class UserClientTests: StubbedTestCase {
+///     func testFetchesAUser() async throws {
+///         await stubScope.stub(.get("https://api.example.com/users/1"), with: .json(User(id: 1)))
+///         let user = try await UserClient(session: .stubbed).user(id: 1)
+///         XCTAssertEqual(user.id, 1)
+///     }
+/// }
+/// ```
+///
+/// The scope is bound around `invokeTest()`, so it covers `setUp`, the test method
+/// (synchronous or `async`) and `tearDown`, and every child task they create.
+open class StubbedTestCase: XCTestCase {
+    /// The stub scope of the running test method.
+    public private(set) var stubScope: StubScope = .global
+
+    /// Runs the test method inside a fresh stub scope and reports the scope's
+    /// problems when it ends.
+    override open func invokeTest() {
+        let location = StubSourceLocation(fileID: "\(type(of: self))", filePath: "\(type(of: self))", line: 0, column: 0)
+        let name = self.name
+        // invokeTest is synchronous: wait for the registry on a semaphore. This runs
+        // on XCTest's runner thread, never on the registry's executor.
+        let opened = Self.waitFor { await StubScope.openDetachedScope(name: name, location: location) }
+        stubScope = opened
+        StubScope.withBinding(opened) {
+            super.invokeTest()
+        }
+        let problems = Self.waitFor { await StubScope.closeDetachedScope(opened) }
+        StubProblemReporter.report(problems, fallback: location, testCase: self)
+    }
+
+    /// Runs `operation` to completion from synchronous code and returns its result.
+    private static func waitFor<Value: Sendable>(_ operation: @escaping @Sendable () async -> Value) -> Value {
+        let box = ResultBox<Value>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            box.value = await operation()
+            done.signal()
+        }
+        done.wait()
+        return box.value!
+    }
+}
+
+/// A value handed from a task to the thread waiting for it.
+private final class ResultBox<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: written once by the task before it signals the semaphore, read by
+    // the waiting thread only after the semaphore is signalled.
+    var value: Value?
+}
