@@ -1,0 +1,106 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import URLStubsTesting
+import XCTest
+
+/// A plain XCTest case using `StubbedTestCase`: every method gets a fresh scope.
+final class StubbedTestCaseTests: StubbedTestCase {
+    override func setUp() async throws {
+        try await super.setUp()
+        await stubScope.stub(.get("https://api.example.com/from-setup"), with: .text("set up"))
+    }
+
+    func testAsyncMethodRunsInItsOwnScope() async throws {
+        XCTAssertEqual(StubScope.current, stubScope)
+        XCTAssertEqual(StubScope.currentTest(), stubScope)
+        await stubScope.stub(.get("https://api.example.com/users/8"), with: .json(UserClient.User(id: 8, name: "Xavier")))
+        let user = try await UserClient().user(id: 8)
+        XCTAssertEqual(user, UserClient.User(id: 8, name: "Xavier"))
+        let requests = await stubScope.requests
+        XCTAssertEqual(requests.map(\.url.path), ["/users/8"])
+    }
+
+    func testStubsRegisteredInSetUpAreSeenByTheTest() async throws {
+        let text = try await getText("https://api.example.com/from-setup")
+        XCTAssertEqual(text, "set up")
+    }
+
+    func testSynchronousMethodWithACompletionHandler() {
+        let done = expectation(description: "response")
+        let body = Shared("")
+        URLSession.stubbed.dataTask(with: URL(string: "https://api.example.com/from-setup")!) { data, _, _ in
+            body.value = String(decoding: data ?? Data(), as: UTF8.self)
+            done.fulfill()
+        }.resume()
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(body.value, "set up")
+    }
+
+    func testWithStubScopeInAnAsyncXCTestMethod() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get("https://api.example.com/from-setup"), with: .text("inner"))
+            let inner = try await getText("https://api.example.com/from-setup")
+            XCTAssertEqual(inner, "inner")
+        }
+        let outer = try await getText("https://api.example.com/from-setup")
+        XCTAssertEqual(outer, "set up")
+    }
+}
+
+#if !canImport(Darwin)
+/// Proves that a scope's problems are recorded as failures of the XCTest method that
+/// owned the scope, at the right place, by capturing them instead of failing.
+final class StubbedTestCaseFailureTests: StubbedTestCase {
+    private struct Failure: Equatable {
+        var description: String
+        var file: String
+        var line: Int
+    }
+
+    private let captured = Shared<[Failure]>([])
+    private let registrationLine = Shared(0)
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        if description.hasPrefix("URLStubs:") || description.hasPrefix("The stub ") {
+            captured.value.append(Failure(description: description, file: filePath, line: lineNumber))
+        } else {
+            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+    }
+
+    override func invokeTest() {
+        captured.value = []
+        super.invokeTest()
+        let failures = captured.value
+        switch name {
+        case _ where name.contains("testUnmatchedRequestFailsThisTest"):
+            XCTAssertEqual(failures.count, 1)
+            XCTAssertTrue(failures.first?.description.hasPrefix("URLStubs: no stub matches GET https://api.example.com/unstubbed in scope #") == true)
+        case _ where name.contains("testUnmetExpectationFailsAtTheRegistration"):
+            XCTAssertEqual(failures, [Failure(
+                description: "The stub GET https://api.example.com/twice expected exactly 2 requests but was requested 0 times.",
+                file: #filePath,
+                line: registrationLine.value
+            )])
+        default:
+            XCTAssertEqual(failures, [])
+        }
+    }
+
+    func testUnmatchedRequestFailsThisTest() async {
+        _ = try? await getText("https://api.example.com/unstubbed")
+    }
+
+    func testUnmetExpectationFailsAtTheRegistration() async {
+        let stub = await stubScope.stub(.get("https://api.example.com/twice"), with: .status(200), times: .exactly(2))
+        registrationLine.value = stub.location.line
+    }
+
+    func testACleanMethodRecordsNothing() async throws {
+        await stubScope.stub(.get("https://api.example.com/ok"), with: .status(200), times: .once)
+        _ = try await getText("https://api.example.com/ok")
+    }
+}
+#endif
