@@ -68,8 +68,9 @@ final class StubExchange: @unchecked Sendable {
     /// exchange was stopped) and has it delivered.
     ///
     /// With `cancellingWork`, the task still producing an answer is cancelled, for
-    /// when the scope ends before the answer is ready.
-    func complete(with outcome: Outcome, cancellingWork: Bool = false) {
+    /// when the scope ends before the answer is ready. With `isOnWorkQueue`, the
+    /// caller is `startLoading()` itself, which delivers at once.
+    func complete(with outcome: Outcome, cancellingWork: Bool = false, isOnWorkQueue: Bool = false) {
         lock.lock()
         guard case .waiting = state else {
             lock.unlock()
@@ -84,7 +85,7 @@ final class StubExchange: @unchecked Sendable {
         lock.unlock()
         work?.cancel()
         #if canImport(FoundationNetworking)
-        if let task {
+        if let task, !isOnWorkQueue {
             // Foundation calls startLoading() again on the session's work queue.
             task.resume()
             return

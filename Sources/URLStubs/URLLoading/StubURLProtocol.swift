@@ -64,7 +64,7 @@ open class StubURLProtocol: URLProtocol {
         let request = self.request
         if let unsupported = unsupportedTaskKind {
             let message = StubFailure.unsupportedTaskMessage(request, kind: unsupported)
-            exchange.complete(with: .failure(StubFailure.error(message, url: request.url)))
+            exchange.complete(with: .failure(StubFailure.error(message, url: request.url)), isOnWorkQueue: true)
             return
         }
         let scope = capturedScope
