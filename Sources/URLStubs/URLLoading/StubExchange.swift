@@ -46,9 +46,12 @@ final class StubExchange: @unchecked Sendable {
 
     /// Whether the answer is still being produced.
     var isWaiting: Bool {
-        lock.withLock {
-            if case .waiting = state { true } else { false }
+        lock.lock()
+        defer { lock.unlock() }
+        if case .waiting = state {
+            return true
         }
+        return false
     }
 
     /// Remembers the task that produces the outcome, so that a stop cancels it.
