@@ -128,7 +128,7 @@ extension StubRegistry {
         }
         let nearMisses = NearMiss.nearest(candidates, ownScope: namespace.scope)
         let message = isUnscoped
-            ? StubFailure.noScopeMessage(request)
+            ? StubFailure.noScopeMessage(request, nearMisses: nearMisses)
             : StubFailure.unmatchedMessage(request, in: namespace.title, nearMisses: nearMisses, stubCount: candidates.count)
         record(.unmatchedRequest(request, nearMisses: nearMisses), message, at: namespace.location, in: namespace)
         return StubFailure.error(message, url: request.url)

@@ -18,7 +18,13 @@ enum StubFailure {
     }
 
     static func unmatchedMessage(_ request: RecordedRequest, in title: String, nearMisses: [NearMiss], stubCount: Int) -> String {
-        var lines = ["URLStubs: no stub matches \(request) in \(title)."]
+        let lines = ["URLStubs: no stub matches \(request) in \(title)."] + nearMissLines(nearMisses, stubCount: stubCount)
+        return lines.joined(separator: "\n")
+    }
+
+    /// The lines listing the nearest stubs, or saying that none is near.
+    private static func nearMissLines(_ nearMisses: [NearMiss], stubCount: Int) -> [String] {
+        var lines: [String] = []
         if stubCount == 0 {
             lines.append("No stub is registered in this scope, its enclosing scopes or the global scope.")
         } else if nearMisses.isEmpty {
@@ -31,10 +37,15 @@ enum StubFailure {
                 lines += body.dropFirst().map { "     " + $0 }
             }
         }
+        return lines
+    }
+
+    static func noScopeMessage(_ request: RecordedRequest, nearMisses: [NearMiss]) -> String {
+        let lines = [noScopeExplanation(request)] + (nearMisses.isEmpty ? [] : nearMissLines(nearMisses, stubCount: nearMisses.count))
         return lines.joined(separator: "\n")
     }
 
-    static func noScopeMessage(_ request: RecordedRequest) -> String {
+    private static func noScopeExplanation(_ request: RecordedRequest) -> String {
         """
         URLStubs: no stub matches \(request): the request reached the stub protocol outside any stub scope, \
         and no process-wide stub (StubScope.global) matches it. Either it was resumed outside any scope \
