@@ -20,6 +20,8 @@ public struct RequestMismatch: Sendable, Hashable {
         case body
         /// A custom predicate.
         case predicate
+        /// The pattern itself, which is malformed and can match nothing.
+        case pattern
     }
 
     /// The part of the request that differed.
@@ -40,6 +42,6 @@ public struct RequestMismatch: Sendable, Hashable {
 extension RequestMismatch: CustomStringConvertible {
     /// The mismatch written as `path: expected /users/{id}, got /user/7`.
     public var description: String {
-        "\(aspect.rawValue): expected \(expected), got \(actual)"
+        aspect == .pattern ? "pattern: cannot be used: \(actual)" : "\(aspect.rawValue): expected \(expected), got \(actual)"
     }
 }

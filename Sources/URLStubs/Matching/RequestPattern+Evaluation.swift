@@ -25,7 +25,7 @@ extension RequestPattern {
             return !exhaustive
         }
         if let problem {
-            _ = differ(.predicate, "a valid pattern", problem)
+            _ = differ(.pattern, "a valid pattern", problem)
             return result
         }
         if let method, method != request.method {

@@ -1,3 +1,8 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
 /// Patterns that start from an HTTP method and a URL.
 extension RequestPattern {
     /// Matches `GET` requests for `url`.
@@ -24,6 +29,25 @@ extension RequestPattern {
     public static func any(_ url: String) -> RequestPattern {
         RequestPattern(method: nil, url: url)
     }
+
+    /// Matches `GET` requests for `url`.
+    public static func get(_ url: URL) -> RequestPattern { .get(url.absoluteString) }
+    /// Matches `POST` requests for `url`.
+    public static func post(_ url: URL) -> RequestPattern { .post(url.absoluteString) }
+    /// Matches `PUT` requests for `url`.
+    public static func put(_ url: URL) -> RequestPattern { .put(url.absoluteString) }
+    /// Matches `PATCH` requests for `url`.
+    public static func patch(_ url: URL) -> RequestPattern { .patch(url.absoluteString) }
+    /// Matches `DELETE` requests for `url`.
+    public static func delete(_ url: URL) -> RequestPattern { .delete(url.absoluteString) }
+    /// Matches `HEAD` requests for `url`.
+    public static func head(_ url: URL) -> RequestPattern { .head(url.absoluteString) }
+    /// Matches `OPTIONS` requests for `url`.
+    public static func options(_ url: URL) -> RequestPattern { .options(url.absoluteString) }
+    /// Matches requests for `url` with the method `method`, compared case-insensitively.
+    public static func method(_ method: String, _ url: URL) -> RequestPattern { .method(method, url.absoluteString) }
+    /// Matches requests for `url` whatever their method.
+    public static func any(_ url: URL) -> RequestPattern { .any(url.absoluteString) }
 
     /// Matches every request.
     public static var anyRequest: RequestPattern {

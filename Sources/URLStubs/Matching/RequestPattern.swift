@@ -42,9 +42,12 @@ public struct RequestPattern: Sendable {
     var conditions: [Condition] = []
     /// Why the pattern is malformed, or `nil` when it is usable.
     var problem: String?
+    /// The URL pattern as written, kept for messages even when it is malformed.
+    var urlSource: String?
 
     init(method: String?, url: String?) {
         self.method = method?.uppercased()
+        urlSource = url
         guard let url else { return }
         do {
             self.url = try URLPattern(parsing: url)
@@ -63,7 +66,7 @@ extension RequestPattern: CustomStringConvertible {
     /// The pattern written as `METHOD URL` followed by its conditions, for example
     /// `GET https://api.example.com/users/{id} [header Accept: application/json]`.
     public var description: String {
-        var text = (method ?? "ANY") + " " + (url?.source ?? "any URL")
+        var text = (method ?? "ANY") + " " + (urlSource.map { $0.isEmpty ? "\"\"" : $0 } ?? "any URL")
         let details = conditions.map { condition -> String in
             switch condition {
             case let .query(name, value?): "query \(name)=\(value)"

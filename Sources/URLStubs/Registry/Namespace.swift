@@ -60,6 +60,9 @@ final class Namespace {
 
     func add(_ entry: StubEntry) {
         entries.append(entry)
+        guard entry.pattern.problem == nil else {
+            return // Listed in reports, never matched.
+        }
         if let route = entry.pattern.routeKey, entry.pattern.problem == nil {
             exact[ExactKey(method: entry.pattern.method, route: route), default: []].append(entry)
         } else {

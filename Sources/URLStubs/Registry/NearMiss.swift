@@ -11,6 +11,8 @@ public struct NearMiss: Sendable, Hashable {
     public let mismatches: [RequestMismatch]
     /// Whether the stub had already answered every request its expectation allows.
     public let isUsedUp: Bool
+    /// How many requests the stub's expectation allows, when it sets a limit.
+    public let allowedRequests: Int?
 }
 
 extension NearMiss: CustomStringConvertible {
@@ -18,7 +20,8 @@ extension NearMiss: CustomStringConvertible {
     public var description: String {
         var lines = ["\(stub) (registered at \(location))"]
         if isUsedUp {
-            lines.append("- the pattern matches, but the stub has answered all the requests it allows")
+            let allowed = allowedRequests.map { $0 == 1 ? "the 1 request" : "all \($0) requests" } ?? "all the requests"
+            lines.append("- the pattern matches, but the stub has answered \(allowed) it allows")
         }
         lines += mismatches.map { "- \($0)" }
         return lines.joined(separator: "\n")
@@ -33,7 +36,7 @@ extension NearMiss {
             switch mismatch.aspect {
             case .origin, .path: total + 3
             case .method: total + 2
-            case .query, .header, .body, .predicate: total + 1
+            case .query, .header, .body, .predicate, .pattern: total + 1
             }
         }
     }
@@ -49,11 +52,11 @@ extension NearMiss {
     /// with fewer differences, then the newest.
     ///
     /// Only near candidates are listed; when there are none, the stubs of the
-    /// request's own scope are listed instead, so the report still shows what the
-    /// scope offered.
-    static func nearest(_ candidates: [(NearMiss, UInt64)], ownScope: StubScope, count: Int = 3) -> [NearMiss] {
+    /// request's own scope (if it has one) are listed instead, so the report still
+    /// shows what the scope offered.
+    static func nearest(_ candidates: [(NearMiss, UInt64)], ownScope: StubScope?, count: Int = 3) -> [NearMiss] {
         var pool = candidates.filter { $0.0.isNear }
-        if pool.isEmpty {
+        if pool.isEmpty, let ownScope {
             pool = candidates.filter { $0.0.scope == ownScope }
         }
         return pool

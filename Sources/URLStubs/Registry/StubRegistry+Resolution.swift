@@ -121,16 +121,19 @@ extension StubRegistry {
                     location: entry.location,
                     scope: member.scope,
                     mismatches: evaluation.mismatches,
-                    isUsedUp: evaluation.isMatch && entry.isUsedUp
+                    isUsedUp: evaluation.isMatch && entry.isUsedUp,
+                    allowedRequests: entry.expectation.maximum
                 )
                 candidates.append((miss, entry.id))
             }
         }
-        let nearMisses = NearMiss.nearest(candidates, ownScope: namespace.scope)
+        let nearMisses = NearMiss.nearest(candidates, ownScope: isUnscoped ? nil : namespace.scope)
         let message = isUnscoped
             ? StubFailure.noScopeMessage(request, nearMisses: nearMisses)
             : StubFailure.unmatchedMessage(request, in: namespace.title, nearMisses: nearMisses, stubCount: candidates.count)
-        record(.unmatchedRequest(request, nearMisses: nearMisses), message, at: namespace.location, in: namespace)
+        if !isUnscoped {
+            namespace.problems.append(StubProblem(kind: .unmatchedRequest(request, nearMisses: nearMisses), message: message, location: namespace.location))
+        }
         return StubFailure.error(message, url: request.url)
     }
 }

@@ -94,6 +94,7 @@ actor StubRegistry {
         nextStubID += 1
         if let problem = pattern.problem {
             record(.invalidStub(stub: pattern.description, reason: problem), "The stub \(pattern) cannot be used: \(problem).", at: location, in: namespace)
+            namespace.add(entry)
             return entry.id
         }
         if let refusal = entry.refusal {
@@ -134,6 +135,7 @@ actor StubRegistry {
 
     /// Writes a warning that no test owns to standard error.
     static func warn(_ message: String) {
-        FileHandle.standardError.write(Data(("URLStubs warning: " + message + "\n").utf8))
+        let text = message.hasPrefix("URLStubs: ") ? String(message.dropFirst("URLStubs: ".count)) : message
+        FileHandle.standardError.write(Data(("URLStubs warning: " + text + "\n").utf8))
     }
 }

@@ -78,7 +78,7 @@ public struct StubResponse: Sendable {
         do {
             _ = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
         } catch {
-            return StubResponse(.refused("the JSON text is not valid JSON (\(error.localizedDescription)): \(json.prefix(80))"))
+            return StubResponse(.refused("the JSON text is not valid JSON (\(error.localizedDescription)): \(json.prefix(80)); .json(_:) with a String sends the text as it is, so to answer with a JSON string value write .json(#\"\"text\"\"#)"))
         }
         return http(status: status, headers: headers, body: body, contentType: "application/json")
     }

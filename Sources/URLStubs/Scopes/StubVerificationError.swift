@@ -23,7 +23,11 @@ extension StubVerificationError: CustomStringConvertible {
         var lines = ["URLStubs: \(scope) ended with \(count):"]
         for (index, problem) in problems.enumerated() {
             let body = problem.message.split(separator: "\n", omittingEmptySubsequences: false)
-            lines.append("\(index + 1). " + (body.first.map(String.init) ?? ""))
+            var first = body.first.map(String.init) ?? ""
+            if case .unmatchedRequest = problem.kind {} else if let location = problem.location {
+                first += " (registered at \(location))"
+            }
+            lines.append("\(index + 1). " + first)
             lines += body.dropFirst().map { "   " + $0 }
         }
         return lines.joined(separator: "\n")

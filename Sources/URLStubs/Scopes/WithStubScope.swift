@@ -23,6 +23,7 @@
 /// - Returns: What `body` returns.
 /// - Throws: The error `body` throws, if any; otherwise a ``StubVerificationError``
 ///   listing every unmatched request, unmet expectation and unusable stub of the scope.
+@discardableResult
 public func withStubScope<Result>(
     _ name: String? = nil,
     fileID: String = #fileID,

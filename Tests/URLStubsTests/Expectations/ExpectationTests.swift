@@ -41,7 +41,7 @@ struct ExpectationTests {
         }
         #expect(answered.value == 1)
         #expect(messages.count == 299)
-        #expect(messages.allSatisfy { $0.contains("the pattern matches, but the stub has answered all the requests it allows") })
+        #expect(messages.allSatisfy { $0.contains("- the pattern matches, but the stub has answered the 1 request it allows") })
     }
 
     @Test("times: .exactly(n) answers n requests, then falls through to older stubs")

@@ -160,6 +160,34 @@ struct MatchingTests {
         }
     }
 
+    @Test("URL values work wherever URL strings do")
+    func urlOverloads() async throws {
+        let url = URL(string: "https://api.example.com/url-value?x=1")!
+        try await withStubScope { scope in
+            await scope.stub(.get(url), with: .text("get"))
+            await scope.stub(.delete(url), with: .text("delete"))
+            #expect(await send(url.absoluteString) == "get")
+            #expect(await send(url.absoluteString, method: "DELETE") == "delete")
+        }
+    }
+
+    @Test("a request that only a malformed stub comes close to names that stub and its problem")
+    func malformedStubIsANearMiss() async throws {
+        let captured = Shared("")
+        try await inScope { scope in
+            await scope.stub(.get("https://api.example.com/seeds/{id"), with: .text("never"))
+            do {
+                _ = try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/seeds/1")!)
+            } catch {
+                captured.value = error.localizedDescription
+            }
+        }
+        #expect(captured.value.contains("""
+            1. GET https://api.example.com/seeds/{id (registered at URLStubsTests/MatchingTests.swift:
+            """))
+        #expect(captured.value.hasSuffix(#"- pattern: cannot be used: "https://api.example.com/seeds/{id" has a malformed template segment "{id": write {name} as a whole path segment"#))
+    }
+
     @Test("a malformed pattern is reported with the reason and never matches", arguments: [
         ("", "the URL pattern is empty"),
         ("api.example.com/x", "has no scheme"),
@@ -176,7 +204,8 @@ struct MatchingTests {
             }
         }
         let message = error?.problems.first?.message ?? ""
-        #expect(message.contains("cannot be used"))
+        #expect(message.hasPrefix("The stub GET \(pattern.isEmpty ? "\"\"" : pattern) cannot be used: "))
         #expect(message.contains(reason))
+        #expect(error?.description.contains("(registered at URLStubsTests/MatchingTests.swift:") == true)
     }
 }

@@ -91,6 +91,20 @@ struct IssueAttributionTests {
         }
     }
 
+    @Test("an unmatched request's URLError escaping the test is not reported a second time")
+    func escapingURLErrorIsNotReportedTwice() async throws {
+        let count = Shared(0)
+        try await withKnownIssue {
+            try await underStubbedTrait {
+                _ = try await getText("https://api.example.com/escapes")
+            }
+        } matching: { issue in
+            count.value += 1
+            return issue.comments.contains { $0.rawValue.hasPrefix("URLStubs: no stub matches GET https://api.example.com/escapes") }
+        }
+        #expect(count.value == 1)
+    }
+
     @Test("sibling tests running in parallel with failing scopes get no issues", .stubbed, arguments: 0..<10)
     func siblingsStayClean(index: Int) async throws {
         await StubScope.currentTest().stub(.get("https://api.example.com/never-stubbed"), with: .text("sibling \(index)"))
