@@ -18,7 +18,10 @@ extension RequestPattern {
     ///
     /// With `exhaustive == false` the comparison stops at the first difference, which
     /// is all that matching needs; near-miss reports ask for every difference.
-    func evaluate(_ request: RecordedRequest, target: RequestTarget?, exhaustive: Bool) -> Evaluation {
+    ///
+    /// With `skippingRoute`, the method, origin and path are taken as matching:
+    /// the caller found the stub under the request's own exact-index key.
+    func evaluate(_ request: RecordedRequest, target: RequestTarget?, exhaustive: Bool, skippingRoute: Bool = false) -> Evaluation {
         var result = Evaluation()
         func differ(_ aspect: RequestMismatch.Aspect, _ expected: String, _ actual: String) -> Bool {
             result.mismatches.append(RequestMismatch(aspect: aspect, expected: expected, actual: actual))
@@ -28,26 +31,28 @@ extension RequestPattern {
             _ = differ(.pattern, "a valid pattern", problem)
             return result
         }
-        if let method, method != request.method {
+        if !skippingRoute, let method, method != request.method {
             if differ(.method, method, request.method) { return result }
         }
         if let url {
-            if let origin = url.origin {
-                let actual = target.map { Self.originText($0) } ?? request.url.absoluteString
-                let expected = Self.originText(origin)
-                if target == nil || expected != actual {
-                    if differ(.origin, expected, actual) { return result }
+            if !skippingRoute {
+                if let origin = url.origin {
+                    let actual = target.map { Self.originText($0) } ?? request.url.absoluteString
+                    let expected = Self.originText(origin)
+                    if target == nil || expected != actual {
+                        if differ(.origin, expected, actual) { return result }
+                    }
+                }
+                let path = target?.path ?? request.url.path
+                if let parameters = url.matchPath(path) {
+                    result.pathParameters = parameters
+                } else if differ(.path, Self.pathText(url), path) {
+                    return result
                 }
             }
-            let path = target?.path ?? request.url.path
-            if let parameters = url.matchPath(path) {
-                result.pathParameters = parameters
-            } else if differ(.path, Self.pathText(url), path) {
-                return result
-            }
             if !url.queryMatches(target?.queryItems) {
-                let expected = Self.queryText(url.query ?? [])
-                if differ(.query, expected.isEmpty ? "no query" : expected, Self.queryText(target?.queryItems ?? []).nonEmpty ?? "no query") {
+                let expected = Self.queryText(url.query ?? []).nonEmpty ?? "no query"
+                if differ(.query, expected, Self.queryText(target?.queryItems ?? []).nonEmpty ?? "no query") {
                     return result
                 }
             }

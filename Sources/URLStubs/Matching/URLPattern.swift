@@ -57,7 +57,7 @@ struct URLPattern: Sendable {
             return
         }
         // Template braces are not valid URL characters: hide them while parsing.
-        let escaped = source.replacingOccurrences(of: "{", with: "%7B").replacingOccurrences(of: "}", with: "%7D")
+        let escaped = source.replacingOccurrences(of: "{", with: Self.openMark).replacingOccurrences(of: "}", with: Self.closeMark)
         guard let components = URLComponents(string: escaped) else {
             throw PatternError("\"\(source)\" is not a valid URL")
         }
@@ -71,11 +71,16 @@ struct URLPattern: Sendable {
             throw PatternError("\"\(source)\" has a fragment (#...), which is never sent to a server")
         }
         let path = components.percentEncodedPath
-            .replacingOccurrences(of: "%7B", with: "{").replacingOccurrences(of: "%7D", with: "}")
+            .replacingOccurrences(of: Self.openMark, with: "{").replacingOccurrences(of: Self.closeMark, with: "}")
         origin = RequestTarget(scheme: scheme, host: host, port: components.port, path: path, queryItems: nil)
         segments = try Self.parseSegments(path.isEmpty ? "/" : path, in: source)
         query = components.percentEncodedQuery.map { _ in components.queryItems ?? [] }
     }
+
+    /// URL-safe stand-ins for `{` and `}` while the rest of the URL is parsed, so
+    /// that a percent-encoded `%7B` in a pattern stays a literal brace.
+    private static let openMark = "URLSTUBS-OPEN-7B"
+    private static let closeMark = "URLSTUBS-CLOSE-7D"
 
     private static func splitQuery(_ source: String) -> (path: String, query: String?) {
         guard let mark = source.firstIndex(of: "?") else { return (source, nil) }

@@ -98,12 +98,13 @@ final class Namespace {
     /// not exact are compared one by one.
     func bestMatch(for request: RecordedRequest, target: RequestTarget?) -> (StubEntry, RequestPattern.Evaluation)? {
         var best: (StubEntry, RequestPattern.Evaluation)?
-        func consider(_ bucket: [StubEntry]?) {
+        func consider(_ bucket: [StubEntry]?, isExact: Bool) {
             guard let bucket else { return }
             for entry in bucket.reversed() {
                 if let best, best.0.id > entry.id { return }
                 guard !entry.isUsedUp else { continue }
-                let evaluation = entry.pattern.evaluate(request, target: target, exhaustive: false)
+                // An exact bucket's key already guarantees the method, origin and path.
+                let evaluation = entry.pattern.evaluate(request, target: target, exhaustive: false, skippingRoute: isExact)
                 if evaluation.isMatch {
                     best = (entry, evaluation)
                     return
@@ -111,10 +112,10 @@ final class Namespace {
             }
         }
         if let route = target?.routeKey {
-            consider(exact[ExactKey(method: request.method, route: route)])
-            consider(exact[ExactKey(method: nil, route: route)])
+            consider(exact[ExactKey(method: request.method, route: route)], isExact: true)
+            consider(exact[ExactKey(method: nil, route: route)], isExact: true)
         }
-        consider(general)
+        consider(general, isExact: false)
         return best
     }
 }

@@ -3,16 +3,20 @@
 final class RequestWaiter {
     let pattern: RequestPattern
     private var continuation: CheckedContinuation<RecordedRequest, any Error>?
+    /// The task that ends the wait when the timeout passes.
+    var timeout: Task<Void, Never>?
 
     init(pattern: RequestPattern, continuation: CheckedContinuation<RecordedRequest, any Error>) {
         self.pattern = pattern
         self.continuation = continuation
     }
 
-    /// Resumes the caller once; later calls do nothing.
+    /// Resumes the caller once, and cancels the timeout; later calls do nothing.
     func resume(with result: Result<RecordedRequest, any Error>) {
         continuation?.resume(with: result)
         continuation = nil
+        timeout?.cancel()
+        timeout = nil
     }
 }
 
@@ -53,9 +57,10 @@ extension StubRegistry {
         nextWaiterID += 1
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                namespace.waiters[id] = RequestWaiter(pattern: pattern, continuation: continuation)
-                Task {
-                    try? await Task.sleep(for: timeout)
+                let waiter = RequestWaiter(pattern: pattern, continuation: continuation)
+                namespace.waiters[id] = waiter
+                waiter.timeout = Task {
+                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
                     self.endWait(id, in: scope) { namespace in
                         RequestWaitError.timedOut(
                             pattern: pattern.description,

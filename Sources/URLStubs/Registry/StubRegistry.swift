@@ -40,18 +40,29 @@ actor StubRegistry {
 
     /// Ends `scope`: verifies its stubs' expectations, fails its requests still in
     /// flight and its waiters, frees its namespace, and returns every problem.
-    func closeScope(_ scope: StubScope) -> [StubProblem] {
-        guard !scope.isGlobal, let namespace = namespaces.removeValue(forKey: scope.id) else {
-            return []
+    ///
+    /// The requests in flight are failed after leaving the actor, because handing
+    /// an answer over may wait for Foundation's work queue.
+    nonisolated func endScope(_ scope: StubScope) async -> [StubProblem] {
+        let (problems, abandoned) = await closeScope(scope)
+        for (exchange, error) in abandoned {
+            exchange.complete(with: .failure(error), cancellingWork: true)
         }
-        for flight in namespace.inFlight.values {
+        return problems
+    }
+
+    private func closeScope(_ scope: StubScope) -> ([StubProblem], [(StubExchange, URLError)]) {
+        guard !scope.isGlobal, let namespace = namespaces.removeValue(forKey: scope.id) else {
+            return ([], [])
+        }
+        let abandoned = namespace.inFlight.values.map { flight in
             let message = StubFailure.endedInFlightMessage(flight.request, in: namespace.title)
-            flight.exchange.complete(with: .failure(StubFailure.error(message, url: flight.request.url)), cancellingWork: true)
+            return (flight.exchange, StubFailure.error(message, url: flight.request.url))
         }
         for waiter in namespace.waiters.values {
             waiter.resume(with: .failure(RequestWaitError.scopeEnded(scope: namespace.title, pattern: waiter.pattern.description)))
         }
-        return namespace.problems + namespace.entries.compactMap(Self.unmetExpectation)
+        return (namespace.problems + namespace.entries.compactMap(Self.unmetExpectation), abandoned)
     }
 
     private static func unmetExpectation(of entry: StubEntry) -> StubProblem? {

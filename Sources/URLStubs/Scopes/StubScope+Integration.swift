@@ -11,7 +11,7 @@ extension StubScope {
     /// Ends a scope opened with ``openDetachedScope(name:location:)`` and returns its
     /// problems.
     public static func closeDetachedScope(_ scope: StubScope) async -> [StubProblem] {
-        await StubRegistry.shared.closeScope(scope)
+        await StubRegistry.shared.endScope(scope)
     }
 
     /// Runs the synchronous `body` with `scope` bound as the current scope; tasks

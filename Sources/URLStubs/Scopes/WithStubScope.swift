@@ -76,7 +76,9 @@ extension StubScope {
         } catch {
             result = .failure(error)
         }
-        let problems = await StubRegistry.shared.closeScope(scope)
+        let problems = await StubRegistry.shared.endScope(scope)
         return Outcome(result: result, scope: scope, title: title, problems: problems)
     }
 }
+
+extension StubScope.Outcome: Sendable where Value: Sendable {}

@@ -3,20 +3,22 @@ import FoundationNetworking
 #endif
 import Foundation
 
-/// The one-shot link between a loading request and its URL protocol client.
+/// The link between one loading request, the Swift task that produces its answer,
+/// and the URL protocol client that receives it.
 ///
-/// The answer is produced on a Swift task, but on Linux the client must be called on
-/// the session's work queue: Foundation's client methods read the session's task
-/// registry, which only that queue may touch, and calling them from another thread
-/// races with other tasks starting and finishing (a crash seen under load). So the
-/// task only *stores* the outcome and then calls `resume()` on the URL session task,
-/// which Foundation answers by calling `startLoading()` again on its work queue;
-/// there ``deliverIfReady()`` hands the outcome to the client. Foundation skips that
-/// call for a task being cancelled, so nothing is delivered after a cancellation.
-/// On Apple platforms the outcome is delivered directly.
+/// The answer is produced on a Swift task started as soon as the protocol is
+/// created, so it is often ready by the time Foundation calls `startLoading()`,
+/// which then delivers it at once. When it is not, the task stores the answer and
+/// hands it over on the session's work queue: on Linux the client must be called
+/// there, because Foundation's client methods read the session's task registry,
+/// which only that queue may touch (calling them from another thread crashed under
+/// load). The task calls `resume()` on the URL session task, which Foundation answers
+/// by calling `startLoading()` again on its work queue, where the answer is
+/// delivered; Foundation skips that call for a task being cancelled. On Apple
+/// platforms the answer is delivered directly.
 ///
-/// Every transition takes one lock, so an outcome is delivered at most once and
-/// never after ``stop()``.
+/// Every transition takes one lock, so an answer is delivered at most once, and
+/// never while the protocol is stopped.
 final class StubExchange: @unchecked Sendable {
     // @unchecked: every mutable property is read and written only while `lock` is held.
 
@@ -26,90 +28,135 @@ final class StubExchange: @unchecked Sendable {
         case failure(any Error)
     }
 
-    private enum State {
-        /// The answer is being produced.
-        case waiting
-        /// The answer is known and waits for the work queue.
-        case ready(Outcome)
-        /// The answer was delivered, or the exchange was stopped.
-        case done
+    /// What `startLoading()` must do after ``start()``.
+    enum StartAction {
+        /// Nothing: the answer was delivered, or is still being produced.
+        case none
+        /// Produce the answer again from the registry's resolution, after a suspend
+        /// stopped the task that was producing it.
+        case restart(StubRegistry.Resolution)
     }
 
     private let lock = NSLock()
-    private var state = State.waiting
-    private var urlProtocol: URLProtocol?
+    /// The protocol, held weakly: Foundation owns it until the task completes.
+    private weak var urlProtocol: URLProtocol?
+    private var outcome: Outcome?
+    private var isStarted = false
+    private var isStopped = false
+    private var isDelivered = false
+    private var isCancelRequested = false
     private var work: Task<Void, Never>?
+    private var storedResolution: StubRegistry.Resolution?
 
     init(urlProtocol: URLProtocol) {
         self.urlProtocol = urlProtocol
     }
 
-    /// Whether the answer is still being produced.
-    var isWaiting: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if case .waiting = state {
-            return true
-        }
-        return false
-    }
-
-    /// Remembers the task that produces the outcome, so that a stop cancels it.
+    /// Remembers the task that produces the answer, so that a stop cancels it.
     func attach(_ task: Task<Void, Never>) {
         lock.lock()
-        let isDone = if case .done = state { true } else { false }
-        if !isDone {
+        let cancelNow = isCancelRequested || isStopped || isDelivered
+        if !cancelNow {
             work = task
         }
         lock.unlock()
-        if isDone {
+        if cancelNow {
             task.cancel()
         }
     }
 
-    /// Records `outcome` as the answer (unless one was already recorded or the
-    /// exchange was stopped) and has it delivered.
+    /// What the task that resolved the request does next.
+    enum ResolvedAction {
+        /// Go on to deliver the answer.
+        case proceed
+        /// Start a new task to deliver it: this one was cancelled by a stop, but
+        /// loading has started again since.
+        case respawn
+        /// Nothing: loading is stopped (a restart will deliver it) or over.
+        case halt
+    }
+
+    /// Keeps the registry's resolution of the request, so that a restart after a
+    /// suspend answers from it without asking the registry (and using a stub) twice.
+    func resolved(_ resolution: StubRegistry.Resolution, byCancelledTask isCancelled: Bool) -> ResolvedAction {
+        lock.lock()
+        defer { lock.unlock() }
+        storedResolution = resolution
+        if isStopped || isDelivered || outcome != nil {
+            return .halt
+        }
+        return isCancelled ? .respawn : .proceed
+    }
+
+    /// Called by `startLoading()` on the session's work queue: delivers the answer
+    /// if it is ready, and says whether the answer must be produced again.
+    func start() -> StartAction {
+        lock.lock()
+        defer { lock.unlock() }
+        if isDelivered {
+            return .none
+        }
+        let wasStopped = isStopped
+        isStarted = true
+        isStopped = false
+        if outcome != nil {
+            deliverLocked()
+            return .none
+        }
+        // Without a resolution yet, the resolving task goes on by itself.
+        if wasStopped, let storedResolution {
+            return .restart(storedResolution)
+        }
+        return .none
+    }
+
+    /// Records `outcome` as the answer, unless one was recorded already, and has it
+    /// delivered if loading has started.
     ///
     /// With `cancellingWork`, the task still producing an answer is cancelled, for
-    /// when the scope ends before the answer is ready. With `isOnWorkQueue`, the
-    /// caller is `startLoading()` itself, which delivers at once.
+    /// when the scope ends first. With `isOnWorkQueue`, the caller is
+    /// `startLoading()` itself, which delivers at once.
     func complete(with outcome: Outcome, cancellingWork: Bool = false, isOnWorkQueue: Bool = false) {
         lock.lock()
-        guard case .waiting = state else {
+        guard self.outcome == nil, !isDelivered else {
             lock.unlock()
             return
         }
-        state = .ready(outcome)
-        let task = urlProtocol?.task
-        let work = cancellingWork ? self.work : nil
+        self.outcome = outcome
+        var work: Task<Void, Never>?
         if cancellingWork {
+            isCancelRequested = true
+            work = self.work
             self.work = nil
+        }
+        let isDeliverable = isStarted && !isStopped
+        let task = isDeliverable ? urlProtocol?.task : nil
+        #if canImport(FoundationNetworking)
+        let deliverHere = isDeliverable && (task == nil || isOnWorkQueue)
+        #else
+        let deliverHere = isDeliverable
+        #endif
+        if deliverHere {
+            deliverLocked()
         }
         lock.unlock()
         work?.cancel()
         #if canImport(FoundationNetworking)
-        if let task, !isOnWorkQueue {
+        if let task, !deliverHere, task.state == .running {
             // Foundation calls startLoading() again on the session's work queue.
             task.resume()
-            return
         }
         #endif
-        deliverIfReady()
     }
 
-    /// Hands the recorded outcome to the client, if there is one; returns whether
-    /// the exchange had an outcome to deliver.
-    @discardableResult
-    func deliverIfReady() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard case let .ready(outcome) = state, let urlProtocol else { return false }
-        state = .done
-        self.urlProtocol = nil
+    /// Hands the recorded outcome to the client; the caller holds `lock`.
+    private func deliverLocked() {
+        guard let outcome, let urlProtocol else { return }
+        isDelivered = true
         work = nil
-        guard let client = urlProtocol.client else { return true }
+        guard let client = urlProtocol.client else { return }
         if let state = urlProtocol.task?.state, state == .canceling || state == .completed {
-            return true
+            return
         }
         switch outcome {
         case let .response(response, body):
@@ -122,17 +169,19 @@ final class StubExchange: @unchecked Sendable {
         case let .failure(error):
             client.urlProtocol(urlProtocol, didFailWithError: error)
         }
-        return true
     }
 
-    /// Stops the exchange for good: nothing is delivered after this returns, and the
-    /// task producing the outcome is cancelled.
+    /// Stops loading (a cancel or a suspend): nothing is delivered until loading
+    /// starts again, and the task producing the answer is cancelled unless the
+    /// answer is already known.
     func stop() {
         lock.lock()
-        state = .done
-        urlProtocol = nil
-        let work = self.work
-        self.work = nil
+        isStopped = true
+        var work: Task<Void, Never>?
+        if outcome == nil {
+            work = self.work
+            self.work = nil
+        }
         lock.unlock()
         work?.cancel()
     }

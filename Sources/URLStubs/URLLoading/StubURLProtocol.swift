@@ -34,48 +34,58 @@ open class StubURLProtocol: URLProtocol {
     }
 
     #if canImport(FoundationNetworking)
-    /// Creates the protocol for `request`, capturing the stub scope of the calling task.
+    /// Creates the protocol for `request`, capturing the stub scope of the calling
+    /// task and starting to produce the answer.
     public required init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
         capturedScope = StubScope.bound
         super.init(request: request, cachedResponse: cachedResponse, client: client)
+        beginAnswering(reusing: nil)
     }
     #else
-    /// Creates the protocol for `request`, capturing the stub scope of the calling task.
+    /// Creates the protocol for `request`, capturing the stub scope of the calling
+    /// task and starting to produce the answer.
     override public init(request: URLRequest, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
         capturedScope = StubScope.bound
         super.init(request: request, cachedResponse: cachedResponse, client: client)
+        beginAnswering(reusing: nil)
     }
     #endif
 
-    /// Hands the request to the stub registry, whose answer is delivered
-    /// asynchronously.
+    /// Delivers the answer if it is ready; otherwise it is delivered as soon as it is.
     ///
-    /// On Linux, Foundation calls this again on the session's work queue once the
+    /// On Linux, Foundation calls this again on the session's work queue once a late
     /// answer is ready (see ``StubExchange``); that call delivers it.
     override open func startLoading() {
-        if let exchange {
-            if exchange.deliverIfReady() || exchange.isWaiting {
-                return
-            }
-            // Stopped by a suspend, now resumed: answer the request anew.
-        }
-        let exchange = StubExchange(urlProtocol: self)
-        self.exchange = exchange
-        let request = self.request
+        guard let exchange else { return }
         if let unsupported = unsupportedTaskKind {
+            exchange.stop()
             let message = StubFailure.unsupportedTaskMessage(request, kind: unsupported)
-            exchange.complete(with: .failure(StubFailure.error(message, url: request.url)), isOnWorkQueue: true)
+            let replacement = StubExchange(urlProtocol: self)
+            self.exchange = replacement
+            _ = replacement.start()
+            replacement.complete(with: .failure(StubFailure.error(message, url: request.url)), isOnWorkQueue: true)
             return
         }
-        let scope = capturedScope
-        exchange.attach(Task {
-            await StubURLProtocol.answer(request, in: scope, through: exchange)
-        })
+        if case let .restart(resolution) = exchange.start() {
+            beginAnswering(reusing: resolution)
+        }
     }
 
     /// Stops the delivery of the answer; nothing reaches the client afterwards.
     override open func stopLoading() {
         exchange?.stop()
+    }
+
+    /// Starts the Swift task that produces the answer, through a new exchange when
+    /// loading restarts after a suspend.
+    private func beginAnswering(reusing resolution: StubRegistry.Resolution?) {
+        let exchange = self.exchange ?? StubExchange(urlProtocol: self)
+        self.exchange = exchange
+        let request = self.request
+        let scope = capturedScope
+        exchange.attach(Task {
+            await StubURLProtocol.answer(request, in: scope, through: exchange, reusing: resolution)
+        })
     }
 
     /// The kind of task Foundation on Linux cannot complete through a URL protocol.
@@ -87,12 +97,32 @@ open class StubURLProtocol: URLProtocol {
         return nil
     }
 
-    /// Resolves `request` in the registry and delivers the outcome.
-    static func answer(_ request: URLRequest, in scope: StubScope?, through exchange: StubExchange) async {
-        let body = request.httpBody ?? request.httpBodyStream.map(drain)
-        let target = request.url.flatMap(RequestTarget.init)
+    /// Resolves `request` in the registry (unless a resolution is given) and
+    /// delivers the outcome.
+    static func answer(
+        _ request: URLRequest,
+        in scope: StubScope?,
+        through exchange: StubExchange,
+        reusing known: StubRegistry.Resolution?
+    ) async {
         let registry = StubRegistry.shared
-        let resolution = await registry.resolve(request, body: body, target: target, scope: scope, exchange: exchange)
+        let resolution: StubRegistry.Resolution
+        if let known {
+            resolution = known
+        } else {
+            let body = request.httpBody ?? request.httpBodyStream.map(drain)
+            let target = request.url.flatMap(RequestTarget.init)
+            resolution = await registry.resolve(request, body: body, target: target, scope: scope, exchange: exchange)
+            switch exchange.resolved(resolution, byCancelledTask: Task.isCancelled) {
+            case .proceed:
+                break
+            case .respawn:
+                exchange.attach(Task { await answer(request, in: scope, through: exchange, reusing: resolution) })
+                return
+            case .halt:
+                return
+            }
+        }
         switch resolution {
         case let .fail(error):
             exchange.complete(with: .failure(error))

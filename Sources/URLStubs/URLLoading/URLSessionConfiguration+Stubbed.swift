@@ -6,7 +6,8 @@ import Foundation
 extension URLSessionConfiguration {
     /// A new ephemeral configuration whose requests are all answered by stubs.
     ///
-    /// ``StubURLProtocol`` is its only protocol class and `urlCache` is `nil`: a URL
+    /// ``StubURLProtocol`` comes first in its protocol classes (it answers every
+    /// request, so the others are never consulted) and `urlCache` is `nil`: a URL
     /// cache makes Foundation create the protocol on a background queue, where the
     /// stub scope of the calling task is not visible. Each access returns a new
     /// configuration, free to customise.

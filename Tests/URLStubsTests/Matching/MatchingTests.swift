@@ -92,6 +92,15 @@ struct MatchingTests {
         }
     }
 
+    @Test("a percent-encoded brace in a pattern is a literal, not a template")
+    func encodedBraceIsLiteral() async throws {
+        try await inScope { scope in
+            await scope.stub(.get("https://api.example.com/%7Bliteral%7D"), with: .text("literal"))
+            #expect(await send("https://api.example.com/%7Bliteral%7D") == "literal")
+            #expect(await send("https://api.example.com/other") == unmatched)
+        }
+    }
+
     @Test("a path-only pattern matches that path on any host")
     func pathOnlyPattern() async throws {
         try await withStubScope { scope in

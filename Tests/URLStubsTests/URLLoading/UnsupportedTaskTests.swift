@@ -34,6 +34,27 @@ struct TaskKindTests {
         }
     }
 
+    @Test("a task suspended and resumed while its answer is delayed is answered once, with one use")
+    func suspendAndResume() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get("https://api.example.com/paused"), with: .text("after pause").delayed(by: .milliseconds(100)), times: .once)
+            let body = Shared("")
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let task = URLSession.stubbed.dataTask(with: URL(string: "https://api.example.com/paused")!) { data, _, error in
+                    body.value = error.map { "error \($0)" } ?? String(decoding: data ?? Data(), as: UTF8.self)
+                    continuation.resume()
+                }
+                task.resume()
+                Thread.sleep(forTimeInterval: 0.02)
+                task.suspend()
+                Thread.sleep(forTimeInterval: 0.02)
+                task.resume()
+            }
+            #expect(body.value == "after pause")
+            #expect(await scope.requests.count == 1)
+        }
+    }
+
     @Test("a task resumed twice is answered once")
     func resumedTwice() async throws {
         try await withStubScope { scope in
