@@ -1,0 +1,28 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// What the hand-rolled baseline answers for a URL: a 200 with a body, or an error.
+enum MockAnswer: Sendable {
+    /// A 200 response with this body.
+    case body(Data)
+    /// A failure with this `URLError` code, as the baseline's "unmatched" answer.
+    case failure(URLError.Code)
+
+    /// The baseline's whole table, filled once before any request, as a test's
+    /// `setUp` would: every URL the URLStubs variants request, with a body of the
+    /// same size, and the missing URL answered with an error.
+    static let table: [URL: MockAnswer] = {
+        var table: [URL: MockAnswer] = [:]
+        let body = MockAnswer.body(BenchmarkFixtures.baselineBody)
+        table[BenchmarkFixtures.singleURL] = body
+        table[BenchmarkFixtures.globalURL] = body
+        table[BenchmarkFixtures.sharedURL] = body
+        for index in 0..<1_000 {
+            table[BenchmarkFixtures.itemURL(index)] = body
+        }
+        table[BenchmarkFixtures.missingURL] = .failure(.resourceUnavailable)
+        return table
+    }()
+}

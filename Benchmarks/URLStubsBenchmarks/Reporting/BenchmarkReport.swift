@@ -1,0 +1,79 @@
+import Foundation
+
+/// Everything one run measured, with the machine it ran on.
+struct BenchmarkReport: Codable, Sendable {
+    /// The machine and build, in words.
+    struct Machine: Codable, Sendable {
+        /// The processors the process may use.
+        var activeProcessors: Int
+        /// The operating system and architecture.
+        var system: String
+        /// The Swift compiler the benchmarks were built with.
+        var swift: String
+        /// Whether this build was optimized.
+        var optimized: Bool
+
+        /// The machine this process runs on.
+        static var current: Machine {
+            Machine(
+                activeProcessors: ProcessInfo.processInfo.activeProcessorCount,
+                system: Self.systemName + " " + Self.architecture + " (" + ProcessInfo.processInfo.operatingSystemVersionString + ")",
+                swift: Self.compilerVersion,
+                optimized: Self.isOptimized
+            )
+        }
+
+        /// The operating system family.
+        private static var systemName: String {
+            #if os(Linux)
+            "Linux"
+            #elseif os(macOS)
+            "macOS"
+            #else
+            "unknown OS"
+            #endif
+        }
+
+        /// The processor architecture.
+        private static var architecture: String {
+            #if arch(x86_64)
+            "x86_64"
+            #elseif arch(arm64)
+            "arm64"
+            #else
+            "unknown architecture"
+            #endif
+        }
+
+        /// The compiler version, to the precision compile-time checks allow.
+        private static var compilerVersion: String {
+            #if compiler(>=6.4)
+            "6.4 or later"
+            #elseif compiler(>=6.3)
+            "6.3"
+            #elseif compiler(>=6.2)
+            "6.2"
+            #else
+            "older than 6.2"
+            #endif
+        }
+
+        /// Whether assertions were compiled out, which is true of `-c release`.
+        private static var isOptimized: Bool {
+            #if DEBUG
+            false
+            #else
+            true
+            #endif
+        }
+    }
+
+    /// The machine and build.
+    var machine: Machine
+    /// Whether this was the `--quick` smoke run.
+    var quick: Bool
+    /// One section per measurement that ran.
+    var sections: [ReportSection]
+    /// How long the whole run took, in seconds.
+    var seconds: Double
+}

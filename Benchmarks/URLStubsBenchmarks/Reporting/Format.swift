@@ -1,0 +1,39 @@
+import Foundation
+
+/// Number formatting for the table: fixed digits, thousands separators, units.
+enum Format {
+    /// `value` with `digits` decimals and `,` between thousands.
+    static func number(_ value: Double, digits: Int) -> String {
+        guard value.isFinite else { return "—" }
+        let fixed = String(format: "%.\(digits)f", abs(value))
+        let parts = fixed.split(separator: ".", maxSplits: 1)
+        var whole = String(parts[0])
+        var grouped = ""
+        while whole.count > 3 {
+            grouped = "," + whole.suffix(3) + grouped
+            whole.removeLast(3)
+        }
+        grouped = whole + grouped
+        let sign = value < 0 && fixed.contains(where: { $0 != "0" && $0 != "." }) ? "-" : ""
+        return sign + grouped + (parts.count > 1 ? "." + parts[1] : "")
+    }
+
+    /// A ratio such as `1.07x`.
+    static func ratio(_ value: Double) -> String {
+        number(value, digits: 2) + "x"
+    }
+
+    /// `value` in `unit`, with as many decimals as the unit needs.
+    static func value(_ value: Double, unit: String) -> String {
+        switch unit {
+        case "x":
+            return ratio(value)
+        case "count", "req/s", "B":
+            return number(value, digits: 0) + (unit == "count" ? "" : " " + unit)
+        case "ns", "µs":
+            return number(value, digits: value < 10 ? 2 : 1) + " " + unit
+        default:
+            return number(value, digits: 2) + " " + unit
+        }
+    }
+}
