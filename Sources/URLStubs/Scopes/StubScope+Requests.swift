@@ -20,16 +20,34 @@ extension StubScope {
     /// `timeout` for it to arrive.
     ///
     /// Use it for code that sends requests in the background. A request that already
-    /// arrived is returned at once.
+    /// arrived is returned at once, so calling it twice returns the same request;
+    /// to wait for a second one, use ``waitForRequests(matching:count:timeout:)``.
     ///
-    /// - Throws: ``RequestWaitError/timedOut(pattern:timeout:scope:received:)`` when
-    ///   none arrives in time, ``RequestWaitError/scopeEnded(scope:pattern:)`` when the
-    ///   scope ends first, ``RequestWaitError/cancelled(pattern:)`` when the waiting
+    /// - Throws: ``RequestWaitError/timedOut(pattern:expected:arrived:timeout:scope:received:)``
+    ///   when none arrives in time, ``RequestWaitError/scopeEnded(scope:pattern:)`` when
+    ///   the scope ends first, ``RequestWaitError/cancelled(pattern:)`` when the waiting
     ///   task is cancelled.
     public func waitForRequest(
         matching pattern: RequestPattern = .anyRequest,
         timeout: Duration = .seconds(10)
     ) async throws -> RecordedRequest {
-        try await StubRegistry.shared.waitForRequest(matching: pattern, in: self, timeout: timeout)
+        try await waitForRequests(matching: pattern, count: 1, timeout: timeout)[0]
+    }
+
+    /// Returns the first `count` requests of the scope that match `pattern`, in
+    /// order, waiting up to `timeout` for them to arrive.
+    ///
+    /// Requests that already arrived count. A `count` below 1 returns at once with
+    /// no requests.
+    ///
+    /// - Throws: The errors of ``waitForRequest(matching:timeout:)``; a timeout says
+    ///   how many of the requests arrived.
+    public func waitForRequests(
+        matching pattern: RequestPattern = .anyRequest,
+        count: Int,
+        timeout: Duration = .seconds(10)
+    ) async throws -> [RecordedRequest] {
+        guard count > 0 else { return [] }
+        return try await StubRegistry.shared.waitForRequests(matching: pattern, count: count, in: self, timeout: timeout)
     }
 }

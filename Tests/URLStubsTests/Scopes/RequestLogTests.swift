@@ -73,6 +73,29 @@ struct RequestLogTests {
         }
     }
 
+    @Test("several background requests can be awaited together, and a timeout says how many arrived")
+    func awaitsSeveralRequests() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.post("https://api.example.com/events"), with: .status(202))
+            let sender = Task {
+                for index in 0..<3 {
+                    try await Task.sleep(for: .milliseconds(10))
+                    var request = URLRequest(url: URL(string: "https://api.example.com/events")!)
+                    request.httpMethod = "POST"
+                    request.httpBody = Data("event \(index)".utf8)
+                    _ = try await URLSession.stubbed.data(for: request)
+                }
+            }
+            let events = try await scope.waitForRequests(matching: .post("https://api.example.com/events"), count: 3, timeout: .seconds(5))
+            #expect(events.map(\.bodyText) == ["event 0", "event 1", "event 2"])
+            try await sender.value
+            let error = await #expect(throws: RequestWaitError.self) {
+                _ = try await scope.waitForRequests(matching: .post("https://api.example.com/events"), count: 5, timeout: .milliseconds(30))
+            }
+            #expect(error?.description.hasPrefix("URLStubs: 3 of 5 requests matching POST https://api.example.com/events arrived in scope #") == true)
+        }
+    }
+
     @Test("waiting for a request that never comes times out with a message listing what arrived")
     func waitTimesOut() async throws {
         try await withStubScope { scope in
