@@ -55,14 +55,22 @@ actor StubRegistry {
         guard !scope.isGlobal, let namespace = namespaces.removeValue(forKey: scope.id) else {
             return ([], [])
         }
-        let abandoned = namespace.inFlight.values.map { flight in
+        let inFlight = namespace.inFlight.values.sorted { $0.request.sequenceNumber < $1.request.sequenceNumber }
+        let abandoned = inFlight.map { flight in
             let message = StubFailure.endedInFlightMessage(flight.request, in: namespace.title)
             return (flight.exchange, StubFailure.error(message, url: flight.request.url))
+        }
+        let warnings = inFlight.map { flight in
+            StubProblem(
+                kind: .abandonedRequest(flight.request),
+                message: StubFailure.endedInFlightMessage(flight.request, in: namespace.title),
+                location: namespace.location
+            )
         }
         for waiter in namespace.waiters.values {
             waiter.resume(with: .failure(RequestWaitError.scopeEnded(scope: namespace.title, pattern: waiter.pattern.description)))
         }
-        return (namespace.problems + namespace.entries.compactMap(Self.unmetExpectation), abandoned)
+        return (namespace.problems + namespace.entries.compactMap(Self.unmetExpectation) + warnings, abandoned)
     }
 
     private static func unmetExpectation(of entry: StubEntry) -> StubProblem? {

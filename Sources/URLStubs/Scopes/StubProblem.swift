@@ -8,6 +8,10 @@ public struct StubProblem: Sendable {
         case unmetExpectation(stub: String, expected: StubExpectation, actual: Int)
         /// A stub whose pattern or response cannot be used, with the reason.
         case invalidStub(stub: String, reason: String)
+        /// A request still waiting for a delayed or computed response when the
+        /// scope ended; it failed with an error. Only a warning: the test may have
+        /// meant to leave it.
+        case abandonedRequest(RecordedRequest)
     }
 
     /// What kind of problem it is.
@@ -15,8 +19,17 @@ public struct StubProblem: Sendable {
     /// A complete sentence describing the problem, as reports show it.
     public let message: String
     /// Where to look: the stub's registration for stub problems, the scope's
-    /// opening for unmatched requests (when known).
+    /// opening for unmatched and abandoned requests (when known).
     public let location: StubSourceLocation?
+
+    /// Whether the problem is only a warning, which does not fail a test and does
+    /// not make `withStubScope` throw.
+    public var isWarning: Bool {
+        if case .abandonedRequest = kind {
+            return true
+        }
+        return false
+    }
 }
 
 extension StubProblem: CustomStringConvertible {

@@ -24,8 +24,16 @@ extension StubVerificationError: CustomStringConvertible {
         for (index, problem) in problems.enumerated() {
             let body = problem.message.split(separator: "\n", omittingEmptySubsequences: false)
             var first = body.first.map(String.init) ?? ""
-            if case .unmatchedRequest = problem.kind {} else if let location = problem.location {
-                first += " (registered at \(location))"
+            switch problem.kind {
+            case .unmatchedRequest, .abandonedRequest:
+                break
+            case .unmetExpectation, .invalidStub:
+                if let location = problem.location {
+                    first += " (registered at \(location))"
+                }
+            }
+            if problem.isWarning {
+                first = "(warning) " + first
             }
             lines.append("\(index + 1). " + first)
             lines += body.dropFirst().map { "   " + $0 }

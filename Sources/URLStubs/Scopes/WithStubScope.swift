@@ -22,7 +22,9 @@
 ///   - body: The code to run with the scope current; it receives the scope.
 /// - Returns: What `body` returns.
 /// - Throws: The error `body` throws, if any; otherwise a ``StubVerificationError``
-///   listing every unmatched request, unmet expectation and unusable stub of the scope.
+///   listing every unmatched request, unmet expectation and unusable stub of the
+///   scope (and, among them, any request abandoned in flight). A scope whose only
+///   problems are abandoned requests does not throw: their requests already failed.
 @discardableResult
 public func withStubScope<Result>(
     _ name: String? = nil,
@@ -36,7 +38,7 @@ public func withStubScope<Result>(
     let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let outcome = await StubScope.withNewScope(name: name, location: location, isolation: isolation, body)
     let value = try outcome.result.get()
-    if !outcome.problems.isEmpty {
+    if outcome.problems.contains(where: { !$0.isWarning }) {
         throw StubVerificationError(scope: outcome.title, problems: outcome.problems)
     }
     return value
@@ -52,7 +54,8 @@ extension StubScope {
         public let scope: StubScope
         /// The scope written for messages.
         public let title: String
-        /// Every unmatched request, unmet expectation and unusable stub of the scope.
+        /// Every unmatched request, unmet expectation, unusable stub and abandoned
+        /// request of the scope; see ``StubProblem/isWarning``.
         public let problems: [StubProblem]
     }
 

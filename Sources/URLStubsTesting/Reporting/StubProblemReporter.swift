@@ -11,7 +11,7 @@ import XCTest
 /// is recorded as a failure of the running test case.
 enum StubProblemReporter {
     /// Reports every problem of `problems`, each at its own source location, or at
-    /// `fallback` when it has none.
+    /// `fallback` when it has none; warnings do not fail the test.
     ///
     /// - Parameter testCase: The XCTest test case to record failures on when Swift
     ///   Testing is not running; `nil` records them on the current XCTest test.
@@ -23,7 +23,10 @@ enum StubProblemReporter {
         for problem in problems {
             let location = problem.location ?? fallback
             if Test.current != nil {
-                Issue.record(Comment(rawValue: problem.message), sourceLocation: location.swiftTesting)
+                Issue.record(Comment(rawValue: problem.message), severity: problem.isWarning ? .warning : .error, sourceLocation: location.swiftTesting)
+            } else if problem.isWarning {
+                // XCTest has no warnings: say it without failing the test.
+                print("URLStubs warning: \(problem.message) (at \(location))")
             } else {
                 recordXCTestFailure(problem.message, at: location, on: testCase)
             }

@@ -105,6 +105,34 @@ struct IssueAttributionTests {
         #expect(count.value == 1)
     }
 
+    @Test("a request left waiting when the scope ends is reported as a warning, which does not fail the test")
+    func abandonedRequestIsAWarning() async throws {
+        let pending = Shared<Task<Void, Never>?>(nil)
+        try await withKnownIssue {
+            try await underStubbedTrait {
+                let scope = StubScope.currentTest()
+                await scope.stub(.get("https://api.example.com/slow"), with: .status(200).delayed(by: .seconds(30)))
+                pending.value = Task { _ = try? await getText("https://api.example.com/slow") }
+                _ = try await scope.waitForRequest(timeout: .seconds(5))
+            }
+        } matching: { issue in
+            issue.severity == .warning
+                && issue.comments.contains { $0.rawValue.hasPrefix("URLStubs: GET https://api.example.com/slow was still waiting for its response when scope #") }
+        }
+        await pending.value?.value
+    }
+
+    @Test("withStubScope does not throw when its only problems are abandoned requests")
+    func abandonedRequestDoesNotThrow() async throws {
+        let pending = try await withStubScope { scope in
+            await scope.stub(.get("https://api.example.com/slow"), with: .status(200).delayed(by: .seconds(30)))
+            let pending = Task { _ = try? await getText("https://api.example.com/slow") }
+            _ = try await scope.waitForRequest(timeout: .seconds(5))
+            return pending
+        }
+        await pending.value
+    }
+
     @Test("sibling tests running in parallel with failing scopes get no issues", .stubbed, arguments: 0..<10)
     func siblingsStayClean(index: Int) async throws {
         await StubScope.currentTest().stub(.get("https://api.example.com/never-stubbed"), with: .text("sibling \(index)"))
