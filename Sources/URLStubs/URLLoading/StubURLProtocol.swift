@@ -14,13 +14,16 @@ import Foundation
 /// blocking:
 /// - ``canInit(with:)`` returns `true` at once; it takes no lock and reads nothing.
 /// - `init` runs inside `resume()` on the caller's task (when the session has no URL
-///   cache) and captures the current ``StubScope`` from the task-local.
-/// - ``startLoading()`` starts a Swift task that asks the registry for the answer
-///   and delivers it; ``stopLoading()`` stops that delivery for good.
+///   cache), captures the current ``StubScope`` from the task-local, and starts a
+///   Swift task that asks the registry for the answer.
+/// - ``startLoading()`` delivers the answer if it is ready; otherwise it is
+///   delivered as soon as it is, on Foundation's work queue (see `StubExchange`).
+/// - ``stopLoading()`` stops the delivery: nothing reaches the client while the
+///   protocol is stopped.
 open class StubURLProtocol: URLProtocol {
     /// The scope current where the request was resumed, captured in `init`.
     private let capturedScope: StubScope?
-    /// Delivers at most one outcome, never after `stopLoading()`.
+    /// Links the answering task and the client: one outcome, never while stopped.
     private var exchange: StubExchange?
 
     /// Returns `true`: a stubbed session answers every request from stubs.
@@ -71,7 +74,8 @@ open class StubURLProtocol: URLProtocol {
         }
     }
 
-    /// Stops the delivery of the answer; nothing reaches the client afterwards.
+    /// Stops the delivery of the answer: nothing reaches the client until loading
+    /// starts again (after a suspend), and never after a cancel.
     override open func stopLoading() {
         exchange?.stop()
     }
