@@ -171,9 +171,21 @@ final class StubExchange: @unchecked Sendable {
         }
     }
 
+    /// Whether an outcome was recorded (delivered or not).
+    var hasOutcome: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return outcome != nil
+    }
+
     /// Stops loading (a cancel or a suspend): nothing is delivered until loading
     /// starts again, and the task producing the answer is cancelled unless the
     /// answer is already known.
+    ///
+    /// Called on Foundation's work queue, so the task is cancelled from another
+    /// thread: cancelling runs the task's cancellation handlers at once, and one of
+    /// them (a computed response awaiting a request of its own, say) may wait for
+    /// that very queue.
     func stop() {
         lock.lock()
         isStopped = true
@@ -183,6 +195,8 @@ final class StubExchange: @unchecked Sendable {
             self.work = nil
         }
         lock.unlock()
-        work?.cancel()
+        if let work {
+            Task.detached { work.cancel() }
+        }
     }
 }

@@ -132,7 +132,7 @@ open class StubURLProtocol: URLProtocol {
             exchange.complete(with: .failure(error))
         case let .respond(response, recorded):
             await deliver(response, for: recorded, through: exchange)
-            if response.delay != nil {
+            if response.delay != nil, exchange.hasOutcome {
                 await registry.settle(exchange, in: scope)
             }
         case let .compute(respond, recorded):
@@ -140,9 +140,14 @@ open class StubURLProtocol: URLProtocol {
                 let response = try await respond(recorded)
                 await deliver(response, for: recorded, through: exchange)
             } catch {
+                // Cancelled by a stop: a cancel is failed by Foundation, a suspend is
+                // answered anew when loading resumes, a scope end already answered.
+                guard !Task.isCancelled else { return }
                 exchange.complete(with: .failure(error))
             }
-            await registry.settle(exchange, in: scope)
+            if exchange.hasOutcome {
+                await registry.settle(exchange, in: scope)
+            }
         }
     }
 

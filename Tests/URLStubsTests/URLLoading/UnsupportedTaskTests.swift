@@ -55,6 +55,76 @@ struct TaskKindTests {
         }
     }
 
+    @Test("a suspend while a computed response runs computes it again on resume, with one use")
+    func suspendDuringComputedResponse() async throws {
+        try await withStubScope { scope in
+            let runs = Shared(0)
+            await scope.stub(.get("https://api.example.com/computed"), times: .once) { _ in
+                runs.value += 1
+                try await Task.sleep(for: .milliseconds(150))
+                return .text("computed")
+            }
+            let body = Shared("")
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let task = URLSession.stubbed.dataTask(with: URL(string: "https://api.example.com/computed")!) { data, _, error in
+                    body.value = error.map { "error \($0)" } ?? String(decoding: data ?? Data(), as: UTF8.self)
+                    continuation.resume()
+                }
+                task.resume()
+                Thread.sleep(forTimeInterval: 0.05)
+                task.suspend()
+                Thread.sleep(forTimeInterval: 0.05)
+                task.resume()
+            }
+            #expect(body.value == "computed")
+            #expect(await scope.requests.count == 1)
+        }
+    }
+
+    @Test("a request suspended and resumed still fails promptly when its scope ends", .timeLimit(.minutes(1)))
+    func suspendedRequestFailsAtScopeEnd() async throws {
+        let started = ContinuousClock.now
+        let outcome = Shared<String?>(nil)
+        let (finished, signal) = AsyncStream<Void>.makeStream()
+        try await withStubScope { scope in
+            await scope.stub(.get("https://api.example.com/slow"), with: .text("late").delayed(by: .seconds(30)))
+            let task = URLSession.stubbed.dataTask(with: URL(string: "https://api.example.com/slow")!) { data, _, error in
+                outcome.value = error?.localizedDescription ?? String(decoding: data ?? Data(), as: UTF8.self)
+                signal.yield()
+            }
+            task.resume()
+            _ = try await scope.waitForRequest(timeout: .seconds(5))
+            task.suspend()
+            try await Task.sleep(for: .milliseconds(20))
+            task.resume()
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        for await _ in finished { break }
+        #expect(outcome.value?.contains("was still waiting for its response when scope #") == true)
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test("cancelling a request whose computed response awaits another request fails both cleanly", .timeLimit(.minutes(1)))
+    func cancelDuringNestedRequest() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get("https://api.example.com/inner"), with: .text("inner").delayed(by: .seconds(30)))
+            await scope.stub(.get("https://api.example.com/outer")) { _ in
+                .data(try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/inner")!).0)
+            }
+            let outcome = Shared<(any Error)?>(nil)
+            let (finished, signal) = AsyncStream<Void>.makeStream()
+            let task = URLSession.stubbed.dataTask(with: URL(string: "https://api.example.com/outer")!) { _, _, error in
+                outcome.value = error
+                signal.yield()
+            }
+            task.resume()
+            _ = try await scope.waitForRequests(count: 2, timeout: .seconds(5))
+            task.cancel()
+            for await _ in finished { break }
+            #expect(urlError(outcome.value)?.code == .cancelled)
+        }
+    }
+
     @Test("a task resumed twice is answered once")
     func resumedTwice() async throws {
         try await withStubScope { scope in
