@@ -21,12 +21,8 @@ extension StubRegistry {
     func matchWithoutRecording(_ urlRequest: URLRequest, target: RequestTarget?, in scope: StubScope) -> Bool {
         let request = RecordedRequest(urlRequest: urlRequest, body: urlRequest.httpBody, sequenceNumber: 0)
         guard let namespace = namespaces[scope.id] else { return false }
-        var next: Namespace? = namespace
-        while let member = next {
-            if member.bestMatch(for: request, target: target) != nil {
-                return true
-            }
-            next = member.parent.flatMap { namespaces[$0.id] } ?? (member.scope.isGlobal ? nil : namespaces[StubScope.global.id])
+        for member in chain(from: namespace) where member.bestMatch(for: request, target: target) != nil {
+            return true
         }
         return false
     }

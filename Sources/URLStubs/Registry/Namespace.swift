@@ -19,7 +19,8 @@ final class Namespace {
 
     let scope: StubScope
     let name: String?
-    let parent: StubScope?
+    /// The enclosing scopes, innermost first (the global scope is not among them).
+    let ancestors: [StubScope]
     let location: StubSourceLocation?
 
     /// Stubs with an origin and a literal path, by method and route, oldest first.
@@ -39,10 +40,10 @@ final class Namespace {
     /// Callers waiting for a request that has not arrived yet.
     var waiters: [UInt64: RequestWaiter] = [:]
 
-    init(scope: StubScope, name: String?, parent: StubScope?, location: StubSourceLocation?) {
+    init(scope: StubScope, name: String?, ancestors: [StubScope], location: StubSourceLocation?) {
         self.scope = scope
         self.name = name
-        self.parent = parent
+        self.ancestors = ancestors
         self.location = location
     }
 

@@ -77,13 +77,9 @@ extension StubRegistry {
     }
 
     /// The namespace, its enclosing namespaces that are still open, and the global one.
-    private func chain(from namespace: Namespace) -> [Namespace] {
+    func chain(from namespace: Namespace) -> [Namespace] {
         var chain = [namespace]
-        var next = namespace.parent
-        while let parent = next, let enclosing = namespaces[parent.id] {
-            chain.append(enclosing)
-            next = enclosing.parent
-        }
+        chain += namespace.ancestors.compactMap { namespaces[$0.id] }
         if !namespace.scope.isGlobal, let global = namespaces[StubScope.global.id] {
             chain.append(global)
         }

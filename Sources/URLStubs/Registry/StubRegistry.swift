@@ -24,7 +24,7 @@ actor StubRegistry {
     var nextWaiterID: UInt64 = 1
 
     init() {
-        let global = Namespace(scope: .global, name: nil, parent: nil, location: nil)
+        let global = Namespace(scope: .global, name: nil, ancestors: [], location: nil)
         namespaces = [StubScope.global.id: global]
     }
 
@@ -32,8 +32,11 @@ actor StubRegistry {
     func openScope(name: String?, parent: StubScope?, location: StubSourceLocation) -> (StubScope, title: String) {
         let scope = StubScope(id: nextScopeID)
         nextScopeID += 1
-        let enclosing = parent.flatMap { $0.isGlobal ? nil : $0 }
-        let namespace = Namespace(scope: scope, name: name, parent: enclosing, location: location)
+        var ancestors: [StubScope] = []
+        if let parent, !parent.isGlobal {
+            ancestors = [parent] + (namespaces[parent.id]?.ancestors ?? [])
+        }
+        let namespace = Namespace(scope: scope, name: name, ancestors: ancestors, location: location)
         namespaces[scope.id] = namespace
         return (scope, namespace.title)
     }

@@ -48,6 +48,29 @@ struct NestedScopeTests {
         }
     }
 
+    @Test("a nested scope that outlives its parent still sees the scopes enclosing the parent")
+    func outlivedParentKeepsGrandparent() async throws {
+        try await withStubScope("outer") { outer in
+            await outer.stub(.get("https://api.example.com/from-outer"), with: .text("outer"))
+            let (opened, signalOpened) = AsyncStream<Void>.makeStream()
+            let (gate, openGate) = AsyncStream<Void>.makeStream()
+            let inner = try await withStubScope("middle") { _ in
+                let inner = Task {
+                    try await withStubScope("inner") { _ in
+                        signalOpened.yield()
+                        for await _ in gate { break }
+                        return try await text("https://api.example.com/from-outer")
+                    }
+                }
+                for await _ in opened { break }
+                return inner
+            }
+            openGate.yield()
+            let body = try await inner.value
+            #expect(body == "outer")
+        }
+    }
+
     private func text(_ url: String) async throws -> String {
         String(decoding: try await URLSession.stubbed.data(from: URL(string: url)!).0, as: UTF8.self)
     }
