@@ -34,49 +34,43 @@ struct TaskKindTests {
         }
     }
 
+    /// Loads `url` with a completion-handler task that is suspended after `pause`
+    /// seconds and resumed `pause` seconds later; returns the body, or the error.
+    private func loadPausingOnce(_ url: String, pause: TimeInterval) async -> String {
+        let body = Shared("")
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let task = URLSession.stubbed.dataTask(with: URL(string: url)!) { data, _, error in
+                body.value = error.map { "error \($0)" } ?? String(decoding: data ?? Data(), as: UTF8.self)
+                continuation.resume()
+            }
+            task.resume()
+            Thread.sleep(forTimeInterval: pause)
+            task.suspend()
+            Thread.sleep(forTimeInterval: pause)
+            task.resume()
+        }
+        return body.value
+    }
+
     @Test("a task suspended and resumed while its answer is delayed is answered once, with one use")
     func suspendAndResume() async throws {
         try await withStubScope { scope in
             await scope.stub(.get("https://api.example.com/paused"), with: .text("after pause").delayed(by: .milliseconds(100)), times: .once)
-            let body = Shared("")
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let task = URLSession.stubbed.dataTask(with: URL(string: "https://api.example.com/paused")!) { data, _, error in
-                    body.value = error.map { "error \($0)" } ?? String(decoding: data ?? Data(), as: UTF8.self)
-                    continuation.resume()
-                }
-                task.resume()
-                Thread.sleep(forTimeInterval: 0.02)
-                task.suspend()
-                Thread.sleep(forTimeInterval: 0.02)
-                task.resume()
-            }
-            #expect(body.value == "after pause")
+            let body = await loadPausingOnce("https://api.example.com/paused", pause: 0.02)
+            #expect(body == "after pause")
             #expect(await scope.requests.count == 1)
         }
     }
 
-    @Test("a suspend while a computed response runs computes it again on resume, with one use")
+    @Test("a suspend while a computed response runs still delivers it on resume, with one use")
     func suspendDuringComputedResponse() async throws {
         try await withStubScope { scope in
-            let runs = Shared(0)
             await scope.stub(.get("https://api.example.com/computed"), times: .once) { _ in
-                runs.value += 1
                 try await Task.sleep(for: .milliseconds(150))
                 return .text("computed")
             }
-            let body = Shared("")
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let task = URLSession.stubbed.dataTask(with: URL(string: "https://api.example.com/computed")!) { data, _, error in
-                    body.value = error.map { "error \($0)" } ?? String(decoding: data ?? Data(), as: UTF8.self)
-                    continuation.resume()
-                }
-                task.resume()
-                Thread.sleep(forTimeInterval: 0.05)
-                task.suspend()
-                Thread.sleep(forTimeInterval: 0.05)
-                task.resume()
-            }
-            #expect(body.value == "computed")
+            let body = await loadPausingOnce("https://api.example.com/computed", pause: 0.05)
+            #expect(body == "computed")
             #expect(await scope.requests.count == 1)
         }
     }
