@@ -130,8 +130,8 @@ final class StubExchange: @unchecked Sendable {
             self.work = nil
         }
         let isDeliverable = isStarted && !isStopped
-        let task = isDeliverable ? urlProtocol?.task : nil
         #if canImport(FoundationNetworking)
+        let task = isDeliverable ? urlProtocol?.task : nil
         let deliverHere = isDeliverable && (task == nil || isOnWorkQueue)
         #else
         let deliverHere = isDeliverable
