@@ -87,9 +87,14 @@ open class StubURLProtocol: URLProtocol {
         self.exchange = exchange
         let request = self.request
         let scope = capturedScope
-        exchange.attach(Task {
+        let operation: @Sendable () async -> Void = {
             await StubURLProtocol.answer(request, in: scope, through: exchange, reusing: resolution)
-        })
+        }
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            exchange.attach(Task(executorPreference: AnswerExecutor.shared, operation: operation))
+        } else {
+            exchange.attach(Task(operation: operation))
+        }
     }
 
     /// The kind of task Foundation on Linux cannot complete through a URL protocol.
