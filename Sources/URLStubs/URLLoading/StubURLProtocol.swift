@@ -87,8 +87,19 @@ open class StubURLProtocol: URLProtocol {
         self.exchange = exchange
         let request = self.request
         let scope = capturedScope
+        Self.spawnAnswer(request, in: scope, through: exchange, reusing: resolution)
+    }
+
+    /// Starts a task that answers `request` through `exchange`, on the answer
+    /// executor where it is available.
+    private static func spawnAnswer(
+        _ request: URLRequest,
+        in scope: StubScope?,
+        through exchange: StubExchange,
+        reusing resolution: StubRegistry.Resolution?
+    ) {
         let operation: @Sendable () async -> Void = {
-            await StubURLProtocol.answer(request, in: scope, through: exchange, reusing: resolution)
+            await answer(request, in: scope, through: exchange, reusing: resolution)
         }
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
             exchange.attach(Task(executorPreference: AnswerExecutor.shared, operation: operation))
@@ -126,7 +137,7 @@ open class StubURLProtocol: URLProtocol {
             case .proceed:
                 break
             case .respawn:
-                exchange.attach(Task { await answer(request, in: scope, through: exchange, reusing: resolution) })
+                spawnAnswer(request, in: scope, through: exchange, reusing: resolution)
                 return
             case .halt:
                 return
