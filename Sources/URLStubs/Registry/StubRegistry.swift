@@ -58,17 +58,12 @@ actor StubRegistry {
         guard !scope.isGlobal, let namespace = namespaces.removeValue(forKey: scope.id) else {
             return ([], [])
         }
-        let inFlight = namespace.inFlight.values.sorted { $0.request.sequenceNumber < $1.request.sequenceNumber }
-        let abandoned = inFlight.map { flight in
+        var abandoned: [(StubExchange, URLError)] = []
+        var warnings: [StubProblem] = []
+        for flight in namespace.inFlight.values.sorted(by: { $0.request.sequenceNumber < $1.request.sequenceNumber }) {
             let message = StubFailure.endedInFlightMessage(flight.request, in: namespace.title)
-            return (flight.exchange, StubFailure.error(message, url: flight.request.url))
-        }
-        let warnings = inFlight.map { flight in
-            StubProblem(
-                kind: .abandonedRequest(flight.request),
-                message: StubFailure.endedInFlightMessage(flight.request, in: namespace.title),
-                location: namespace.location
-            )
+            abandoned.append((flight.exchange, StubFailure.error(message, url: flight.request.url)))
+            warnings.append(StubProblem(kind: .abandonedRequest(flight.request), message: message, location: namespace.location))
         }
         for waiter in namespace.waiters.values {
             waiter.resume(with: .failure(RequestWaitError.scopeEnded(scope: namespace.title, pattern: waiter.pattern.description)))
