@@ -12,18 +12,16 @@ extension StubScope {
     /// For the benchmark target only: it isolates the cost of matching from the
     /// cost of URL loading.
     public func matchWithoutRecording(_ request: URLRequest) async -> Bool {
-        let target = request.url.flatMap(RequestTarget.init)
-        return await StubRegistry.shared.matchWithoutRecording(request, target: target, in: self)
+        StubRegistry.shared.matchWithoutRecording(request, in: self)
     }
 }
 
 extension StubRegistry {
-    func matchWithoutRecording(_ urlRequest: URLRequest, target: RequestTarget?, in scope: StubScope) -> Bool {
+    func matchWithoutRecording(_ urlRequest: URLRequest, in scope: StubScope) -> Bool {
         let request = RecordedRequest(urlRequest: urlRequest, body: urlRequest.httpBody, sequenceNumber: 0)
-        guard let namespace = namespaces[scope.id] else { return false }
-        for member in chain(from: namespace) where member.bestMatch(for: request, target: target) != nil {
-            return true
+        return state.withLock { state in
+            guard let scopeState = state.scopes[scope.id] else { return false }
+            return Self.chain(from: scopeState, in: state).contains { $0.bestMatch(for: request) != nil }
         }
-        return false
     }
 }

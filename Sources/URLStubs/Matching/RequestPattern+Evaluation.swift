@@ -14,14 +14,15 @@ extension RequestPattern {
         var isMatch: Bool { mismatches.isEmpty }
     }
 
-    /// Compares `request` (whose URL normalizes to `target`) with the pattern.
+    /// Compares `request` with the pattern.
     ///
     /// With `exhaustive == false` the comparison stops at the first difference, which
     /// is all that matching needs; near-miss reports ask for every difference.
     ///
     /// With `skippingRoute`, the method, origin and path are taken as matching:
     /// the caller found the stub under the request's own exact-index key.
-    func evaluate(_ request: RecordedRequest, target: RequestTarget?, exhaustive: Bool, skippingRoute: Bool = false) -> Evaluation {
+    func evaluate(_ request: RecordedRequest, exhaustive: Bool, skippingRoute: Bool = false) -> Evaluation {
+        let target = request.target
         var result = Evaluation()
         func differ(_ aspect: RequestMismatch.Aspect, _ expected: String, _ actual: String) -> Bool {
             result.mismatches.append(RequestMismatch(aspect: aspect, expected: expected, actual: actual))
@@ -131,7 +132,7 @@ extension RequestPattern {
         }.joined(separator: "/")
     }
 
-    static func queryText(_ items: [URLQueryItem]) -> String {
+    static func queryText(_ items: [QueryItem]) -> String {
         items.map { item in item.value.map { "\(item.name)=\($0)" } ?? item.name }.joined(separator: "&")
     }
 

@@ -7,26 +7,26 @@ import Foundation
 ///
 /// Scheme and host are lowercased, a default port is dropped, an empty path becomes
 /// `/`, and the path stays percent-encoded so that a pattern and a request compare
-/// the same bytes.
+/// the same bytes. Built by scanning the URL's text, without Foundation's parsers.
 struct RequestTarget: Sendable {
     var scheme: String
     var host: String
     var port: Int?
     /// The percent-encoded path, never empty.
     var path: String
-    /// The query items in order of appearance; `nil` when the URL has no `?`.
-    var queryItems: [URLQueryItem]?
+    /// The percent-encoded query after `?`; `nil` when the URL has no `?`.
+    var query: Substring?
 
     /// The key under which exact stubs for this origin and path are indexed.
     let routeKey: String
 
-    init(scheme: String, host: String, port: Int?, path: String, queryItems: [URLQueryItem]?) {
-        self.scheme = scheme.lowercased()
-        self.host = host.lowercased()
-        self.port = port == Self.defaultPort(for: self.scheme) ? nil : port
+    init(scheme: String, host: String, port: Int?, path: String, query: Substring?) {
+        self.scheme = scheme
+        self.host = host
+        self.port = port == Self.defaultPort(for: scheme) ? nil : port
         self.path = path.isEmpty ? "/" : path
-        self.queryItems = queryItems
-        var key = self.scheme + "://" + self.host
+        self.query = query
+        var key = scheme + "://" + host
         if let port = self.port {
             key += ":" + String(port)
         }
@@ -35,19 +35,31 @@ struct RequestTarget: Sendable {
 
     /// The target of `url`, or `nil` when it has no scheme or host.
     init?(_ url: URL) {
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-              let scheme = components.scheme,
-              let host = components.host
-        else {
-            return nil
+        self.init(absoluteString: url.absoluteString)
+    }
+
+    /// The target of the absolute URL `text`, or `nil` when it has no scheme or host.
+    init?(absoluteString text: String) {
+        guard let parts = URLText.split(text[...]) else { return nil }
+        let (host, portText) = URLText.splitPort(parts.hostAndPort)
+        guard !host.isEmpty else { return nil }
+        var port: Int?
+        if let portText, !portText.isEmpty {
+            guard let number = Int(portText) else { return nil }
+            port = number
         }
         self.init(
-            scheme: scheme,
-            host: host,
-            port: components.port,
-            path: components.percentEncodedPath,
-            queryItems: components.queryItems
+            scheme: URLText.lowercased(parts.scheme),
+            host: URLText.lowercased(host),
+            port: port,
+            path: String(parts.path),
+            query: parts.query
         )
+    }
+
+    /// The query items in order of appearance, decoded; `nil` when the URL has no `?`.
+    var queryItems: [QueryItem]? {
+        query.map(URLText.queryItems)
     }
 
     static func defaultPort(for scheme: String) -> Int? {

@@ -1,10 +1,7 @@
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Foundation
-
 /// A parsed URL pattern: an origin (or none, for a path-only pattern), a path of
 /// literal and template segments, and optionally the exact query it requires.
+///
+/// Parsed over UTF-8, without Foundation: registering a stub costs microseconds.
 struct URLPattern: Sendable {
     enum Segment: Sendable, Equatable {
         /// A percent-encoded segment that must be equal.
@@ -23,7 +20,7 @@ struct URLPattern: Sendable {
     let origin: RequestTarget?
     let segments: [Segment]
     /// The query items required exactly (in any order), when the pattern has a `?`.
-    let query: [URLQueryItem]?
+    let query: [QueryItem]?
 
     /// The exact-index key when the pattern names an origin and a literal path.
     var routeKey: String? {
@@ -38,88 +35,96 @@ struct URLPattern: Sendable {
     /// Parses `source`, throwing a sentence that says what is wrong with it.
     init(parsing source: String) throws(PatternError) {
         self.source = source
-        let trimmed = source.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else {
-            throw PatternError("the URL pattern is empty")
+        guard let first = source.first, let last = source.last else {
+            throw PatternError(PatternMessages.empty)
         }
-        guard trimmed == source else {
-            throw PatternError("the URL pattern \"\(source)\" has leading or trailing spaces")
+        guard !first.isWhitespace, !last.isWhitespace else {
+            throw PatternError(PatternMessages.surroundingSpaces(source))
         }
-        if source.hasPrefix("/") {
-            let (path, query) = Self.splitQuery(source)
-            origin = nil
-            segments = try Self.parseSegments(path, in: source)
-            if let query {
-                self.query = try Self.parseQuery(query, in: source)
-            } else {
-                self.query = nil
+        if first == "/" {
+            let text = source[...]
+            if text.utf8.contains(UInt8(ascii: "#")) {
+                throw PatternError(PatternMessages.fragment(source))
             }
+            let mark = text.utf8.firstIndex(of: UInt8(ascii: "?"))
+            origin = nil
+            segments = try Self.parseSegments(mark.map { text[..<$0] } ?? text, in: source)
+            query = mark.map { URLText.queryItems(text[text.utf8.index(after: $0)...]) }
             return
         }
-        // Template braces are not valid URL characters: hide them while parsing.
-        let escaped = source.replacingOccurrences(of: "{", with: Self.openMark).replacingOccurrences(of: "}", with: Self.closeMark)
-        guard let components = URLComponents(string: escaped) else {
-            throw PatternError("\"\(source)\" is not a valid URL")
+        guard let parts = URLText.split(source[...]) else {
+            throw PatternError(source.contains(":") ? PatternMessages.noHost(source) : PatternMessages.noScheme(source))
         }
-        guard let scheme = components.scheme, !scheme.isEmpty else {
-            throw PatternError("\"\(source)\" has no scheme: write an absolute URL such as https://api.example.com/path, or a path starting with /")
+        guard URLText.isValidScheme(parts.scheme) else {
+            throw PatternError(PatternMessages.invalidScheme(source, scheme: parts.scheme))
         }
-        guard let host = components.host, !host.isEmpty else {
-            throw PatternError("\"\(source)\" has no host: write an absolute URL such as https://api.example.com/path, or a path starting with /")
+        guard parts.fragment == nil else {
+            throw PatternError(PatternMessages.fragment(source))
         }
-        if components.fragment != nil {
-            throw PatternError("\"\(source)\" has a fragment (#...), which is never sent to a server")
+        guard !parts.hasUserInfo else {
+            throw PatternError(PatternMessages.userInfo(source))
         }
-        let path = components.percentEncodedPath
-            .replacingOccurrences(of: Self.openMark, with: "{").replacingOccurrences(of: Self.closeMark, with: "}")
-        origin = RequestTarget(scheme: scheme, host: host, port: components.port, path: path, queryItems: nil)
-        segments = try Self.parseSegments(path.isEmpty ? "/" : path, in: source)
-        query = components.percentEncodedQuery.map { _ in components.queryItems ?? [] }
+        let (host, portText) = URLText.splitPort(parts.hostAndPort)
+        guard !host.isEmpty else {
+            throw PatternError(PatternMessages.noHost(source))
+        }
+        if let bad = host.first(where: { !$0.isASCII || !URLText.isHostCharacter($0.asciiValue!) }) {
+            throw PatternError(PatternMessages.invalidHost(source, character: bad))
+        }
+        var port: Int?
+        if let portText, !portText.isEmpty {
+            guard let number = Int(portText), (0...65_535).contains(number) else {
+                throw PatternError(PatternMessages.invalidPort(source, port: portText))
+            }
+            port = number
+        }
+        let path = parts.path.isEmpty ? "/" : parts.path
+        segments = try Self.parseSegments(path, in: source)
+        let literalPath = "/" + segments.map { segment in
+            if case let .literal(text) = segment { text } else { "" }
+        }.joined(separator: "/")
+        origin = RequestTarget(
+            scheme: URLText.lowercased(parts.scheme),
+            host: URLText.lowercased(host),
+            port: port,
+            path: literalPath,
+            query: nil
+        )
+        query = parts.query.map(URLText.queryItems)
     }
 
-    /// URL-safe stand-ins for `{` and `}` while the rest of the URL is parsed, so
-    /// that a percent-encoded `%7B` in a pattern stays a literal brace.
-    private static let openMark = "URLSTUBS-OPEN-7B"
-    private static let closeMark = "URLSTUBS-CLOSE-7D"
-
-    private static func splitQuery(_ source: String) -> (path: String, query: String?) {
-        guard let mark = source.firstIndex(of: "?") else { return (source, nil) }
-        return (String(source[..<mark]), String(source[source.index(after: mark)...]))
-    }
-
-    private static func parseQuery(_ query: String, in source: String) throws(PatternError) -> [URLQueryItem] {
-        var components = URLComponents()
-        components.percentEncodedQuery = query
-        return components.queryItems ?? []
-    }
-
-    private static func parseSegments(_ path: String, in source: String) throws(PatternError) -> [Segment] {
+    private static func parseSegments(_ path: Substring, in source: String) throws(PatternError) -> [Segment] {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         var segments: [Segment] = []
-        for (index, part) in parts.enumerated() {
-            let isLast = index == parts.count - 1
-            if part == "**" {
+        segments.reserveCapacity(parts.count)
+        var index = 0
+        for part in parts {
+            index += 1
+            let isLast = index == parts.count
+            let utf8 = part.utf8
+            if utf8.elementsEqual("**".utf8) {
                 guard isLast else {
-                    throw PatternError("\"\(source)\" uses ** before the end of the path; ** matches the rest of the path and must come last")
+                    throw PatternError(PatternMessages.restNotLast(source))
                 }
                 segments.append(.rest)
-            } else if part == "*" {
+            } else if utf8.elementsEqual("*".utf8) {
                 segments.append(.wildcard)
-            } else if part.hasPrefix("{") || part.hasSuffix("}") || part.contains("{") || part.contains("}") {
-                guard part.hasPrefix("{"), part.hasSuffix("}"), part.count > 2,
-                      !part.dropFirst().dropLast().contains(where: { $0 == "{" || $0 == "}" })
+            } else if utf8.contains(UInt8(ascii: "{")) || utf8.contains(UInt8(ascii: "}")) {
+                let inner = part.dropFirst().dropLast()
+                guard utf8.first == UInt8(ascii: "{"), utf8.last == UInt8(ascii: "}"), !inner.isEmpty,
+                      !inner.utf8.contains(UInt8(ascii: "{")), !inner.utf8.contains(UInt8(ascii: "}"))
                 else {
-                    throw PatternError("\"\(source)\" has a malformed template segment \"\(part)\": write {name} as a whole path segment")
+                    throw PatternError(PatternMessages.malformedTemplate(source, segment: part))
                 }
-                segments.append(.parameter(String(part.dropFirst().dropLast())))
+                segments.append(.parameter(String(inner)))
             } else {
-                segments.append(.literal(String(part)))
+                segments.append(.literal(URLText.percentEncoded(part, allowing: URLText.isPathCharacter)))
             }
         }
         return segments
     }
 
-    /// Matches the path of `target`, returning the captured parameters, or `nil`.
+    /// Matches the percent-encoded `path`, returning the captured parameters, or `nil`.
     func matchPath(_ path: String) -> [String: String]? {
         var parameters: [String: String] = [:]
         var parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()[...]
@@ -133,7 +138,7 @@ struct URLPattern: Sendable {
                 guard part == text else { return nil }
             case let .parameter(name):
                 guard !part.isEmpty else { return nil }
-                parameters[name] = String(part).removingPercentEncoding ?? String(part)
+                parameters[name] = URLText.percentDecoded(part)
             case .wildcard:
                 guard !part.isEmpty else { return nil }
             case .rest:
@@ -144,12 +149,12 @@ struct URLPattern: Sendable {
     }
 
     /// The required query compared with `items` as multisets of name-value pairs.
-    func queryMatches(_ items: [URLQueryItem]?) -> Bool {
+    func queryMatches(_ items: [QueryItem]?) -> Bool {
         guard let query else { return true }
         return Self.sortedPairs(query) == Self.sortedPairs(items ?? [])
     }
 
-    private static func sortedPairs(_ items: [URLQueryItem]) -> [String] {
+    private static func sortedPairs(_ items: [QueryItem]) -> [String] {
         items.map { $0.name + "=" + ($0.value ?? "\u{0}") }.sorted()
     }
 }

@@ -1,7 +1,7 @@
 /// A registered stub as the registry keeps it: its pattern, what it answers, how
 /// often it may answer, and how often it did.
 ///
-/// Only the registry actor touches an entry, so it needs no lock of its own.
+/// Only the registry touches an entry, under its lock, so it needs no lock of its own.
 final class StubEntry {
     enum Source {
         case fixed(StubResponse)

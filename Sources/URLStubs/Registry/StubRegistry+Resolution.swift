@@ -4,9 +4,9 @@ import FoundationNetworking
 import Foundation
 
 extension StubRegistry {
-    /// What the loading task must do to answer a request.
+    /// What the registry decided for one request.
     enum Resolution: Sendable {
-        /// Answer with this response (after its delay, if it has one).
+        /// Answer with this response, after its delay if it has one.
         case respond(StubResponse, RecordedRequest)
         /// Compute the response with the stub's closure, then answer.
         case compute(@Sendable (RecordedRequest) async throws -> StubResponse, RecordedRequest)
@@ -24,35 +24,52 @@ extension StubRegistry {
         }
     }
 
-    /// Records `urlRequest` in the scope it was made in and its enclosing scopes,
-    /// finds the stub that answers it, and takes one of that stub's uses.
+    /// Records `request` in the scope it was made in and its enclosing scopes,
+    /// finds the stub that answers it, and takes one of that stub's uses, all in
+    /// one critical section.
     ///
     /// Stubs are searched in the request's own scope, then in each enclosing scope,
-    /// then in the global scope; in each, the newest matching stub wins.
-    func resolve(
-        _ urlRequest: URLRequest,
-        body: Data?,
-        target: RequestTarget?,
-        scope: StubScope?,
-        exchange: StubExchange
-    ) -> Resolution {
-        var request = RecordedRequest(urlRequest: urlRequest, body: body, sequenceNumber: nextRequestNumber)
-        nextRequestNumber += 1
-        let home = scope ?? .global
-        guard let namespace = namespaces[home.id] else {
-            return .fail(StubFailure.error(StubFailure.endedMessage(request, scope: home), url: request.url))
+    /// then in the global scope; in each, the newest matching stub wins. A deferred
+    /// answer is registered as in flight for `delivery`, so that the scope fails it
+    /// if it ends first. Waiters that the request satisfies are woken after the
+    /// lock is released.
+    func resolve(_ urlRequest: URLRequest, body: Data?, scope: StubScope?, delivery: Delivery) -> Resolution {
+        let unsequenced = RecordedRequest(urlRequest: urlRequest, body: body, sequenceNumber: 0)
+        var wakeUps: [(RequestWaiter, [RecordedRequest])] = []
+        let resolution = state.withLock { state in
+            Self.resolve(unsequenced, scope: scope, delivery: delivery, state: &state, wakeUps: &wakeUps)
         }
-        let chain = self.chain(from: namespace)
+        for (waiter, requests) in wakeUps {
+            waiter.resume(with: .success(requests))
+        }
+        return resolution
+    }
+
+    private static func resolve(
+        _ unsequenced: RecordedRequest,
+        scope: StubScope?,
+        delivery: Delivery,
+        state: inout State,
+        wakeUps: inout [(RequestWaiter, [RecordedRequest])]
+    ) -> Resolution {
+        var request = unsequenced
+        request.sequenceNumber = state.nextRequestNumber
+        state.nextRequestNumber += 1
+        let home = scope ?? .global
+        guard let homeState = state.scopes[home.id] else {
+            return .fail(StubFailure.error(FailureMessages.scopeEnded(request, scope: home), url: request.url))
+        }
+        let chain = Self.chain(from: homeState, in: state)
         for member in chain {
-            guard let (entry, evaluation) = member.bestMatch(for: request, target: target) else { continue }
+            guard let (entry, evaluation) = member.bestMatch(for: request) else { continue }
             request.pathParameters = evaluation.pathParameters
-            log(request, in: chain, isUnscoped: scope == nil)
+            log(request, in: chain, isUnscoped: scope == nil, wakeUps: &wakeUps)
             if entry.expectation.forbidsRequests {
                 entry.violations += 1
-                return .fail(StubFailure.error(StubFailure.forbiddenMessage(request, stub: entry), url: request.url))
+                return .fail(StubFailure.error(FailureMessages.forbidden(request, stub: entry), url: request.url))
             }
             if let refusal = entry.refusal {
-                return .fail(StubFailure.error(StubFailure.refusedMessage(request, stub: entry, reason: refusal), url: request.url))
+                return .fail(StubFailure.error(FailureMessages.refused(request, stub: entry, reason: refusal), url: request.url))
             }
             let resolution: Resolution
             switch entry.source {
@@ -63,24 +80,30 @@ extension StubRegistry {
                 resolution = .compute(closure, request)
             }
             if resolution.isDeferred {
-                namespace.inFlight[ObjectIdentifier(exchange)] = InFlightRequest(exchange: exchange, request: request)
+                homeState.inFlight[ObjectIdentifier(delivery)] = InFlightRequest(delivery: delivery, request: request)
             }
             return resolution
         }
-        log(request, in: chain, isUnscoped: scope == nil)
-        return .fail(unmatched(request, target: target, in: namespace, chain: chain, isUnscoped: scope == nil))
+        log(request, in: chain, isUnscoped: scope == nil, wakeUps: &wakeUps)
+        return .fail(unmatched(request, in: homeState, chain: chain, isUnscoped: scope == nil))
     }
 
-    /// Forgets a deferred request once it has been answered.
-    func settle(_ exchange: StubExchange, in scope: StubScope?) {
-        namespaces[(scope ?? .global).id]?.inFlight[ObjectIdentifier(exchange)] = nil
+    /// Forgets a deferred request once it has been answered or cancelled.
+    func settle(_ delivery: Delivery, in scope: StubScope?) {
+        state.withLock { state in
+            _ = state.scopes[(scope ?? .global).id]?.inFlight.removeValue(forKey: ObjectIdentifier(delivery))
+        }
     }
 
-    /// The namespace, its enclosing namespaces that are still open, and the global one.
-    func chain(from namespace: Namespace) -> [Namespace] {
-        var chain = [namespace]
-        chain += namespace.ancestors.compactMap { namespaces[$0.id] }
-        if !namespace.scope.isGlobal, let global = namespaces[StubScope.global.id] {
+    /// The scope, its enclosing scopes that are still open, and the global scope.
+    static func chain(from scopeState: ScopeState, in state: State) -> [ScopeState] {
+        var chain = [scopeState]
+        for ancestor in scopeState.ancestors {
+            if let open = state.scopes[ancestor.id] {
+                chain.append(open)
+            }
+        }
+        if !scopeState.scope.isGlobal, let global = state.scopes[StubScope.global.id] {
             chain.append(global)
         }
         return chain
@@ -88,30 +111,29 @@ extension StubRegistry {
 
     /// Appends `request` to the logs of `chain`: every scope it was made in, and the
     /// global scope only for a request made outside any scope.
-    private func log(_ request: RecordedRequest, in chain: [Namespace], isUnscoped: Bool) {
-        for namespace in chain {
-            if namespace.scope.isGlobal {
+    private static func log(
+        _ request: RecordedRequest,
+        in chain: [ScopeState],
+        isUnscoped: Bool,
+        wakeUps: inout [(RequestWaiter, [RecordedRequest])]
+    ) {
+        for member in chain {
+            if member.scope.isGlobal {
                 guard isUnscoped else { continue }
-                if namespace.requests.count >= Self.globalLogLimit {
-                    namespace.requests.removeFirst(namespace.requests.count / 2)
+                if member.requests.count >= globalLogLimit {
+                    member.requests.removeFirst(member.requests.count / 2)
                 }
             }
-            namespace.requests.append(request)
-            notifyWaiters(of: request, in: namespace)
+            member.requests.append(request)
+            collectWaiters(satisfiedBy: request, in: member, into: &wakeUps)
         }
     }
 
-    private func unmatched(
-        _ request: RecordedRequest,
-        target: RequestTarget?,
-        in namespace: Namespace,
-        chain: [Namespace],
-        isUnscoped: Bool
-    ) -> URLError {
+    private static func unmatched(_ request: RecordedRequest, in home: ScopeState, chain: [ScopeState], isUnscoped: Bool) -> URLError {
         var candidates: [(NearMiss, UInt64)] = []
         for member in chain {
             for entry in member.entries {
-                let evaluation = entry.pattern.evaluate(request, target: target, exhaustive: true)
+                let evaluation = entry.pattern.evaluate(request, exhaustive: true)
                 let miss = NearMiss(
                     stub: entry.pattern.description,
                     location: entry.location,
@@ -123,12 +145,12 @@ extension StubRegistry {
                 candidates.append((miss, entry.id))
             }
         }
-        let nearMisses = NearMiss.nearest(candidates, ownScope: isUnscoped ? nil : namespace.scope)
+        let nearMisses = NearMiss.nearest(candidates, ownScope: isUnscoped ? nil : home.scope)
         let message = isUnscoped
-            ? StubFailure.noScopeMessage(request, nearMisses: nearMisses)
-            : StubFailure.unmatchedMessage(request, in: namespace.title, nearMisses: nearMisses, stubCount: candidates.count)
+            ? FailureMessages.noScope(request, nearMisses: nearMisses)
+            : FailureMessages.unmatched(request, in: home.title, nearMisses: nearMisses, stubCount: candidates.count)
         if !isUnscoped {
-            namespace.problems.append(StubProblem(kind: .unmatchedRequest(request, nearMisses: nearMisses), message: message, location: namespace.location))
+            home.problems.append(StubProblem(kind: .unmatchedRequest(request, nearMisses: nearMisses), message: message, location: home.location))
         }
         return StubFailure.error(message, url: request.url)
     }

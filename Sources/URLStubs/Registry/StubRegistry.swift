@@ -3,95 +3,81 @@ import FoundationNetworking
 #endif
 import Foundation
 
-/// The actor that owns every scope's namespace: its stubs, its request log and its
-/// bookkeeping.
+/// The single owner of every scope's stubs, request log and bookkeeping.
 ///
-/// All matching, counting and recording happens here, so a stub's uses are taken
-/// atomically however many requests race for them. The URL protocol never waits for
-/// the actor: it hands each request over in a Swift `Task` and delivers the reply
-/// from that task.
-actor StubRegistry {
+/// ## Why a lock and not an actor
+/// Foundation asks the URL protocol for an answer in `startLoading()`, on a thread
+/// of its own (the session's work queue on Linux, CFNetwork's client thread on
+/// Apple platforms), and the answer must be given on that thread. An actor cannot
+/// be entered from there without a thread hand-off (a `Task` and a wake-up per
+/// request) or blocking that thread on the actor's executor. So the registry keeps
+/// its state in one ``Locked`` value, which the protocol and the async API both
+/// enter inline, for a few microseconds. The rules that keep this safe:
+/// - everything about stubs, uses, logs and in-flight requests changes inside one
+///   critical section, so a stub's last use is taken exactly once however many
+///   requests race for it;
+/// - nothing inside a critical section calls Foundation's URL loading, resumes a
+///   continuation, or writes to a file: such work is collected and done after the
+///   lock is released (failing abandoned requests, waking waiters, warnings).
+final class StubRegistry: Sendable {
     /// The registry of the process.
     static let shared = StubRegistry()
 
     /// How many unscoped requests the global scope's log keeps (the most recent).
     static let globalLogLimit = 10_000
 
-    var namespaces: [UInt64: Namespace]
-    private var nextScopeID: UInt64 = 1
-    private var nextStubID: UInt64 = 1
-    var nextRequestNumber: UInt64 = 1
-    var nextWaiterID: UInt64 = 1
-
-    init() {
-        let global = Namespace(scope: .global, name: nil, ancestors: [], location: nil)
-        namespaces = [StubScope.global.id: global]
+    /// Every open scope and the counters that name new things.
+    struct State {
+        var scopes: [UInt64: ScopeState]
+        var nextScopeID: UInt64 = 1
+        var nextStubID: UInt64 = 1
+        var nextRequestNumber: UInt64 = 1
+        var nextWaiterID: UInt64 = 1
     }
 
-    /// Opens a new namespace inside `parent` (or at the top when `parent` is nil).
+    let state: Locked<State>
+
+    init() {
+        let global = ScopeState(scope: .global, name: nil, ancestors: [], location: nil)
+        state = Locked(State(scopes: [StubScope.global.id: global]))
+    }
+
+    /// Opens a new scope inside `parent` (or at the top when `parent` is nil).
     func openScope(name: String?, parent: StubScope?, location: StubSourceLocation) -> (StubScope, title: String) {
-        let scope = StubScope(id: nextScopeID)
-        nextScopeID += 1
-        var ancestors: [StubScope] = []
-        if let parent, !parent.isGlobal {
-            ancestors = [parent] + (namespaces[parent.id]?.ancestors ?? [])
+        state.withLock { state in
+            let scope = StubScope(id: state.nextScopeID)
+            state.nextScopeID += 1
+            var ancestors: [StubScope] = []
+            if let parent, !parent.isGlobal {
+                ancestors = [parent] + (state.scopes[parent.id]?.ancestors ?? [])
+            }
+            let scopeState = ScopeState(scope: scope, name: name, ancestors: ancestors, location: location)
+            state.scopes[scope.id] = scopeState
+            return (scope, scopeState.title)
         }
-        let namespace = Namespace(scope: scope, name: name, ancestors: ancestors, location: location)
-        namespaces[scope.id] = namespace
-        return (scope, namespace.title)
     }
 
     /// Ends `scope`: verifies its stubs' expectations, fails its requests still in
-    /// flight and its waiters, frees its namespace, and returns every problem.
-    ///
-    /// The requests in flight are failed after leaving the actor, because handing
-    /// an answer over may wait for Foundation's work queue.
-    nonisolated func endScope(_ scope: StubScope) async -> [StubProblem] {
-        let (problems, abandoned) = await closeScope(scope)
-        for (exchange, error) in abandoned {
-            exchange.complete(with: .failure(error), cancellingWork: true)
+    /// flight and its waiters, frees its state, and returns every problem.
+    func endScope(_ scope: StubScope) -> [StubProblem] {
+        guard !scope.isGlobal, let ended = state.withLock({ $0.scopes.removeValue(forKey: scope.id) }) else {
+            return []
         }
-        return problems
-    }
-
-    private func closeScope(_ scope: StubScope) -> ([StubProblem], [(StubExchange, URLError)]) {
-        guard !scope.isGlobal, let namespace = namespaces.removeValue(forKey: scope.id) else {
-            return ([], [])
-        }
-        var abandoned: [(StubExchange, URLError)] = []
         var warnings: [StubProblem] = []
-        for flight in namespace.inFlight.values.sorted(by: { $0.request.sequenceNumber < $1.request.sequenceNumber }) {
-            let message = StubFailure.endedInFlightMessage(flight.request, in: namespace.title)
-            abandoned.append((flight.exchange, StubFailure.error(message, url: flight.request.url)))
-            warnings.append(StubProblem(kind: .abandonedRequest(flight.request), message: message, location: namespace.location))
+        for flight in ended.inFlight.values.sorted(by: { $0.request.sequenceNumber < $1.request.sequenceNumber }) {
+            let message = FailureMessages.abandoned(flight.request, in: ended.title)
+            flight.delivery.abandon(with: StubFailure.error(message, url: flight.request.url))
+            warnings.append(StubProblem(kind: .abandonedRequest(flight.request), message: message, location: ended.location))
         }
-        for waiter in namespace.waiters.values {
-            waiter.resume(with: .failure(RequestWaitError.scopeEnded(scope: namespace.title, pattern: waiter.pattern.description)))
+        for waiter in ended.waiters.values {
+            waiter.resume(with: .failure(RequestWaitError.scopeEnded(scope: ended.title, pattern: waiter.pattern.description)))
         }
-        return (namespace.problems + namespace.entries.compactMap(Self.unmetExpectation) + warnings, abandoned)
-    }
-
-    private static func unmetExpectation(of entry: StubEntry) -> StubProblem? {
-        let expectation = entry.expectation
-        let answered = entry.hits + entry.violations
-        let isMet = answered >= expectation.minimum && expectation.maximum.map { answered <= $0 } ?? true
-        guard !isMet, entry.refusal == nil else { return nil }
-        let times = answered == 1 ? "1 time" : "\(answered) times"
-        return StubProblem(
-            kind: .unmetExpectation(stub: entry.pattern.description, expected: expectation, actual: answered),
-            message: "The stub \(entry.pattern) expected \(expectation) but was requested \(times).",
-            location: entry.location
-        )
+        return ended.problems + ended.entries.compactMap(ScopeMessages.unmetExpectation) + warnings
     }
 
     /// Whether `scope` is open (the global scope always is).
     func isOpen(_ scope: StubScope) -> Bool {
-        namespaces[scope.id] != nil
-    }
-
-    /// Whether `scope` was opened by this registry at some point.
-    func wasOpened(_ scope: StubScope) -> Bool {
-        scope.id < nextScopeID
+        state.withLock { $0.scopes[scope.id] != nil }
     }
 
     /// Registers a stub in `scope`; returns its id, or `nil` when the scope has ended.
@@ -102,57 +88,53 @@ actor StubRegistry {
         location: StubSourceLocation,
         in scope: StubScope
     ) -> UInt64? {
-        guard let namespace = namespaces[scope.id] else {
-            let reason = wasOpened(scope) ? "\(scope) has already ended" : "no stub scope is open there"
-            Self.warn("stub(\(pattern)) at \(location) was ignored: \(reason).")
-            return nil
+        let (id, warning) = state.withLock { state -> (UInt64?, String?) in
+            guard let scopeState = state.scopes[scope.id] else {
+                let hasEnded = scope.id < state.nextScopeID
+                return (nil, ScopeMessages.ignoredStub(pattern, at: location, scope: scope, hasEnded: hasEnded))
+            }
+            let entry = StubEntry(id: state.nextStubID, pattern: pattern, source: source, expectation: expectation, location: location)
+            state.nextStubID += 1
+            let refusal = pattern.problem.map { ScopeMessages.unusablePattern(pattern, reason: $0) }
+                ?? entry.refusal.map { ScopeMessages.refusedStub(pattern, reason: $0) }
+            scopeState.add(entry)
+            guard let refusal else { return (entry.id, nil) }
+            if scope.isGlobal {
+                return (entry.id, refusal)
+            }
+            let reason = pattern.problem ?? entry.refusal ?? ""
+            scopeState.problems.append(StubProblem(kind: .invalidStub(stub: pattern.description, reason: reason), message: refusal, location: location))
+            return (entry.id, nil)
         }
-        let entry = StubEntry(id: nextStubID, pattern: pattern, source: source, expectation: expectation, location: location)
-        nextStubID += 1
-        if let problem = pattern.problem {
-            record(.invalidStub(stub: pattern.description, reason: problem), "The stub \(pattern) cannot be used: \(problem).", at: location, in: namespace)
-            namespace.add(entry)
-            return entry.id
+        if let warning {
+            Self.warn(warning)
         }
-        if let refusal = entry.refusal {
-            record(.invalidStub(stub: pattern.description, reason: refusal), "The stub \(pattern) was refused: \(refusal).", at: location, in: namespace)
-        }
-        namespace.add(entry)
-        return entry.id
+        return id
     }
 
     /// Removes the stub `id` from `scope`; returns whether it was there.
     func removeStub(_ id: UInt64, from scope: StubScope) -> Bool {
-        namespaces[scope.id]?.remove(stubID: id) ?? false
+        state.withLock { $0.scopes[scope.id]?.remove(stubID: id) ?? false }
     }
 
     /// Removes every stub of `scope`, keeping its request log.
     func removeAllStubs(from scope: StubScope) {
-        namespaces[scope.id]?.removeAll()
+        state.withLock { $0.scopes[scope.id]?.removeAll() }
     }
 
     /// How many requests the stub `id` of `scope` has answered, or `nil` when the
     /// stub or its scope is gone.
     func hits(ofStub id: UInt64, in scope: StubScope) -> Int? {
-        namespaces[scope.id]?.entries.first { $0.id == id }?.hits
+        state.withLock { $0.scopes[scope.id]?.entries.first { $0.id == id }?.hits }
     }
 
     /// The requests `scope` received, in order.
     func requests(in scope: StubScope) -> [RecordedRequest] {
-        namespaces[scope.id]?.requests ?? []
-    }
-
-    func record(_ kind: StubProblem.Kind, _ message: String, at location: StubSourceLocation?, in namespace: Namespace) {
-        if namespace.scope.isGlobal {
-            Self.warn(message)
-        } else {
-            namespace.problems.append(StubProblem(kind: kind, message: message, location: location))
-        }
+        state.withLock { $0.scopes[scope.id]?.requests ?? [] }
     }
 
     /// Writes a warning that no test owns to standard error.
     static func warn(_ message: String) {
-        let text = message.hasPrefix("URLStubs: ") ? String(message.dropFirst("URLStubs: ".count)) : message
-        FileHandle.standardError.write(Data(("URLStubs warning: " + text + "\n").utf8))
+        FileHandle.standardError.write(Data((ScopeMessages.warning(message) + "\n").utf8))
     }
 }

@@ -26,19 +26,23 @@ public struct RecordedRequest: Sendable {
     /// The request itself, as the stub protocol received it.
     public let urlRequest: URLRequest
     /// The position of this request among all requests the registry received.
-    public let sequenceNumber: UInt64
+    public internal(set) var sequenceNumber: UInt64
     /// The values captured by the `{name}` segments of the URL template of the
     /// stub that answered the request; empty when no template matched.
     public internal(set) var pathParameters: [String: String] = [:]
+    /// The URL's parts as matching compares them; `nil` when it has no scheme or host.
+    let target: RequestTarget?
 
     init(urlRequest: URLRequest, body: Data?, sequenceNumber: UInt64) {
         self.urlRequest = urlRequest
-        self.method = urlRequest.httpMethod?.uppercased() ?? "GET"
+        let method = urlRequest.httpMethod ?? "GET"
+        self.method = method == "GET" || method == "POST" ? method : method.uppercased()
         // A URLRequest always carries a URL when it reaches a URLProtocol.
         self.url = urlRequest.url ?? URL(string: "about:blank")!
         self.headers = urlRequest.allHTTPHeaderFields ?? [:]
         self.body = body
         self.sequenceNumber = sequenceNumber
+        target = RequestTarget(url)
     }
 
     /// The value of the header field `name`, compared case-insensitively, or `nil`.
@@ -71,10 +75,7 @@ public struct RecordedRequest: Sendable {
 
     /// The values of the query item `name` in the URL, in order of appearance.
     public func queryValues(_ name: String) -> [String?] {
-        guard let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems else {
-            return []
-        }
-        return items.filter { $0.name == name }.map(\.value)
+        (target?.queryItems ?? []).filter { $0.name == name }.map(\.value)
     }
 }
 

@@ -16,7 +16,7 @@ extension StubResponse {
             let body = try Data(contentsOf: fileURL)
             return http(status: status, headers: headers, body: body, contentType: contentType(forExtension: fileURL.pathExtension))
         } catch {
-            return StubResponse(.refused("the fixture at \(fileURL.path) cannot be read: \(error.localizedDescription)"))
+            return StubResponse(.refused(ResponseMessages.unreadableFixture(fileURL, error: error)))
         }
     }
 
@@ -37,7 +37,7 @@ extension StubResponse {
         let url = bundle.url(forResource: base, withExtension: ext.isEmpty ? nil : ext)
             ?? bundle.url(forResource: base, withExtension: ext.isEmpty ? nil : ext, subdirectory: "Fixtures")
         guard let url else {
-            return StubResponse(.refused("no fixture named \"\(name)\" in bundle \(bundle.bundlePath)"))
+            return StubResponse(.refused(ResponseMessages.missingFixture(named: name, in: bundle)))
         }
         return fixture(at: url, status: status, headers: headers)
     }

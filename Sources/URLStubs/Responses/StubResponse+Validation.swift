@@ -8,10 +8,10 @@ extension StubResponse {
     /// `nil` when it can.
     static func problem(status: Int, headers: [String: String]) -> String? {
         guard (200...599).contains(status) else {
-            return "status \(status) is not a final HTTP status (use 200...599)"
+            return ResponseMessages.invalidStatus(status)
         }
         if status == 401, headers.containsField("WWW-Authenticate") {
-            return "a 401 response with a WWW-Authenticate header cannot be stubbed: Foundation on Linux starts an authentication challenge for it and the request never completes; drop the WWW-Authenticate header (the 401 and its body are still delivered)"
+            return ResponseMessages.authenticationChallenge
         }
         return nil
     }
@@ -22,7 +22,7 @@ extension StubResponse {
         case let .refused(reason):
             reason
         case let .sequence(responses):
-            responses.lazy.compactMap(\.refusal).first.map { "a response in the sequence is refused: \($0)" }
+            responses.lazy.compactMap(\.refusal).first.map(ResponseMessages.refusedInSequence)
         case .http, .failure:
             nil
         }

@@ -62,7 +62,7 @@ public struct StubResponse: Sendable {
             let body = try encoder.encode(value)
             return http(status: status, headers: headers, body: body, contentType: "application/json")
         } catch {
-            return StubResponse(.refused("the JSON body could not be encoded: \(error)"))
+            return StubResponse(.refused(ResponseMessages.unencodableJSON(error)))
         }
     }
 
@@ -78,7 +78,7 @@ public struct StubResponse: Sendable {
         do {
             _ = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
         } catch {
-            return StubResponse(.refused("the JSON text is not valid JSON (\(error.localizedDescription)): \(json.prefix(80)); .json(_:) with a String sends the text as it is, so to answer with a JSON string value write .json(#\"\"text\"\"#)"))
+            return StubResponse(.refused(ResponseMessages.invalidJSONText(json, error: error)))
         }
         return http(status: status, headers: headers, body: body, contentType: "application/json")
     }
@@ -107,7 +107,7 @@ public struct StubResponse: Sendable {
     /// stop matching once the sequence is used up.
     public static func sequence(_ responses: [StubResponse]) -> StubResponse {
         guard !responses.isEmpty else {
-            return StubResponse(.refused("a response sequence needs at least one response"))
+            return StubResponse(.refused(ResponseMessages.emptySequence))
         }
         return StubResponse(.sequence(responses))
     }

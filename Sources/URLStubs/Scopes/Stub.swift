@@ -13,14 +13,14 @@ public struct Stub: Sendable, Hashable {
     /// or it was removed).
     public var hitCount: Int {
         get async {
-            await StubRegistry.shared.hits(ofStub: id, in: scope) ?? 0
+            StubRegistry.shared.hits(ofStub: id, in: scope) ?? 0
         }
     }
 
     /// Removes the stub from its scope, so that it answers no more requests and its
     /// expectation is no longer verified.
     public func remove() async {
-        _ = await StubRegistry.shared.removeStub(id, from: scope)
+        _ = StubRegistry.shared.removeStub(id, from: scope)
     }
 }
 

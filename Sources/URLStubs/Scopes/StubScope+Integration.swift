@@ -1,22 +1,60 @@
-/// Building blocks for test-framework integrations whose scope cannot be a closure
-/// around `async` code, such as XCTest's synchronous `invokeTest()`.
+/// Building blocks for test-framework integrations (`URLStubsTesting`): running a
+/// body in a new scope without throwing its problems, and scopes whose lifetime is
+/// not a closure around `async` code, such as XCTest's synchronous `invokeTest()`.
 @_spi(Integration)
 extension StubScope {
+    /// What running a body in a new scope produced: the body's result, and the
+    /// problems found when the scope ended.
+    public struct Outcome<Value> {
+        /// What the body returned or threw.
+        public let result: Swift.Result<Value, any Error>
+        /// The scope the body ran in.
+        public let scope: StubScope
+        /// The scope written for messages.
+        public let title: String
+        /// Every unmatched request, unmet expectation, unusable stub and abandoned
+        /// request of the scope; see ``StubProblem/isWarning``.
+        public let problems: [StubProblem]
+    }
+
+    /// Runs `body` in a new scope, nested in the current one, and returns its
+    /// result together with the problems found when the scope ended, without
+    /// throwing them.
+    public static func withNewScope<Value>(
+        name: String?,
+        location: StubSourceLocation,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (StubScope) async throws -> Value
+    ) async -> Outcome<Value> {
+        let (scope, title) = StubRegistry.shared.openScope(name: name, parent: current, location: location)
+        let result: Swift.Result<Value, any Error>
+        do {
+            result = .success(try await currentBinding.withValue(scope, operation: { try await body(scope) }, isolation: isolation))
+        } catch {
+            result = .failure(error)
+        }
+        let problems = StubRegistry.shared.endScope(scope)
+        return Outcome(result: result, scope: scope, title: title, problems: problems)
+    }
+
     /// Opens a new top-level scope that the caller must end with
     /// ``closeDetachedScope(_:)``.
-    public static func openDetachedScope(name: String?, location: StubSourceLocation) async -> StubScope {
-        await StubRegistry.shared.openScope(name: name, parent: nil, location: location).0
+    public static func openDetachedScope(name: String?, location: StubSourceLocation) -> StubScope {
+        StubRegistry.shared.openScope(name: name, parent: nil, location: location).0
     }
 
     /// Ends a scope opened with ``openDetachedScope(name:location:)`` and returns its
     /// problems.
-    public static func closeDetachedScope(_ scope: StubScope) async -> [StubProblem] {
-        await StubRegistry.shared.endScope(scope)
+    public static func closeDetachedScope(_ scope: StubScope) -> [StubProblem] {
+        StubRegistry.shared.endScope(scope)
     }
 
-    /// Runs the synchronous `body` with `scope` bound as the current scope; tasks
-    /// that `body` creates inherit it.
+    /// Runs the synchronous `body` with `scope` current; tasks that `body` creates
+    /// inherit it.
     public static func withBinding<Value>(_ scope: StubScope, _ body: () throws -> Value) rethrows -> Value {
-        try $bound.withValue(scope, operation: body)
+        try currentBinding.withValue(scope, operation: body)
     }
 }
+
+@_spi(Integration)
+extension StubScope.Outcome: Sendable where Value: Sendable {}

@@ -7,7 +7,7 @@ extension StubScope {
     /// (the most recent 10,000). Empty once the scope has ended.
     public var requests: [RecordedRequest] {
         get async {
-            await StubRegistry.shared.requests(in: self)
+            StubRegistry.shared.requests(in: self)
         }
     }
 

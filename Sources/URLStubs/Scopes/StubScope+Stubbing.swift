@@ -50,13 +50,13 @@ extension StubScope {
 
     /// Removes every stub of the scope; the request log is kept.
     public func removeAllStubs() async {
-        await StubRegistry.shared.removeAllStubs(from: self)
+        StubRegistry.shared.removeAllStubs(from: self)
     }
 
     /// Whether the scope is still open (the global scope always is).
     public var isOpen: Bool {
         get async {
-            await StubRegistry.shared.isOpen(self)
+            StubRegistry.shared.isOpen(self)
         }
     }
 
@@ -66,7 +66,7 @@ extension StubScope {
         times: StubExpectation,
         location: StubSourceLocation
     ) async -> Stub {
-        let id = await StubRegistry.shared.register(pattern, source: source, expectation: times, location: location, in: self)
+        let id = StubRegistry.shared.register(pattern, source: source, expectation: times, location: location, in: self)
         return Stub(id: id ?? 0, scope: self, pattern: pattern.description, location: location)
     }
 }

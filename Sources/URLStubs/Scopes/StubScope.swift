@@ -14,7 +14,7 @@ import Foundation
 /// scope, so tests running in parallel through one shared `URLSession` stay isolated.
 ///
 /// `StubScope` is a small, `Sendable` handle: copying it is free, and every method
-/// talks to the registry actor that owns the scope's stubs and request log.
+/// talks to the registry that owns the scope's stubs and request log.
 public struct StubScope: Sendable, Hashable {
     /// The identifier of the scope's namespace in the registry.
     let id: UInt64
@@ -23,16 +23,18 @@ public struct StubScope: Sendable, Hashable {
         self.id = id
     }
 
-    /// The scope bound to the running task by `withStubScope`, if any.
-    @TaskLocal static var bound: StubScope?
-
     /// The scope of the running task, or `nil` when no scope is open.
     ///
-    /// Child tasks created with `Task {}`, `async let` and task groups inherit the
-    /// scope; `Task.detached` and `DispatchQueue` blocks do not.
+    /// `withStubScope` (and the `.stubbed` trait) make a scope current for the task
+    /// that runs its body. Child tasks created with `Task {}`, `async let` and task
+    /// groups inherit the scope; `Task.detached` and `DispatchQueue` blocks do not.
     public static var current: StubScope? {
-        bound
+        currentBinding.get()
     }
+
+    /// The task-local that holds ``current``; only `withStubScope` and the
+    /// integrations bind it.
+    static let currentBinding = TaskLocal<StubScope?>(wrappedValue: nil)
 
     /// The process-wide namespace that answers requests no scope answers.
     ///

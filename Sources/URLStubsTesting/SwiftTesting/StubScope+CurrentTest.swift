@@ -17,7 +17,7 @@ extension StubScope {
             return current
         }
         StubProblemReporter.reportMissingScope(
-            "StubScope.currentTest() was used where no stub scope is open: add the .stubbed trait to the test or its suite, derive the XCTest case from StubbedTestCase, or wrap the code in withStubScope { scope in ... }.",
+            IntegrationMessages.noScopeForCurrentTest,
             at: StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         )
         return .unavailable

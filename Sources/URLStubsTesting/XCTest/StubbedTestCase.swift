@@ -1,4 +1,3 @@
-import Dispatch
 @_spi(Integration) import URLStubs
 import XCTest
 
@@ -32,34 +31,12 @@ open class StubbedTestCase: XCTestCase {
     /// problems when it ends.
     override open func invokeTest() {
         let location = StubSourceLocation(fileID: "\(type(of: self))", filePath: "\(type(of: self))", line: 0, column: 0)
-        let name = self.name
-        // invokeTest is synchronous: wait for the registry on a semaphore. This runs
-        // on XCTest's runner thread, never on the registry's executor.
-        let opened = Self.waitFor { await StubScope.openDetachedScope(name: name, location: location) }
+        let opened = StubScope.openDetachedScope(name: name, location: location)
         stubScope = opened
         StubScope.withBinding(opened) {
             super.invokeTest()
         }
-        let problems = Self.waitFor { await StubScope.closeDetachedScope(opened) }
+        let problems = StubScope.closeDetachedScope(opened)
         StubProblemReporter.report(problems, fallback: location, testCase: self)
     }
-
-    /// Runs `operation` to completion from synchronous code and returns its result.
-    private static func waitFor<Value: Sendable>(_ operation: @escaping @Sendable () async -> Value) -> Value {
-        let box = ResultBox<Value>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            box.value = await operation()
-            done.signal()
-        }
-        done.wait()
-        return box.value!
-    }
-}
-
-/// A value handed from a task to the thread waiting for it.
-private final class ResultBox<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: written once by the task before it signals the semaphore, read by
-    // the waiting thread only after the semaphore is signalled.
-    var value: Value?
 }

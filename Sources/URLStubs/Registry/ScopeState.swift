@@ -1,16 +1,6 @@
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Foundation
-
-/// A request whose response is delayed or computed, still waiting for it.
-struct InFlightRequest {
-    let exchange: StubExchange
-    let request: RecordedRequest
-}
-
-/// One scope's stubs, request log and bookkeeping, owned by the registry actor.
-final class Namespace {
+/// One scope's stubs, request log and bookkeeping, owned by the registry and
+/// touched only while the registry's lock is held.
+final class ScopeState {
     /// The key of the exact index: a method (or `nil` for any) and a route key.
     struct ExactKey: Hashable {
         var method: String?
@@ -35,7 +25,7 @@ final class Namespace {
     var requests: [RecordedRequest] = []
     /// What went wrong so far, reported when the scope ends.
     var problems: [StubProblem] = []
-    /// Requests still waiting for a delayed or computed response.
+    /// Requests whose answer is delayed or computed, still waiting for it.
     var inFlight: [ObjectIdentifier: InFlightRequest] = [:]
     /// Callers waiting for a request that has not arrived yet.
     var waiters: [UInt64: RequestWaiter] = [:]
@@ -49,14 +39,7 @@ final class Namespace {
 
     /// The scope written for messages: `scope #3 "name" (opened at File.swift:12)`.
     var title: String {
-        var text = scope.description
-        if let name {
-            text += " \"\(name)\""
-        }
-        if let location {
-            text += " (opened at \(location))"
-        }
-        return text
+        ScopeMessages.title(of: scope, name: name, location: location)
     }
 
     func add(_ entry: StubEntry) {
@@ -64,7 +47,7 @@ final class Namespace {
         guard entry.pattern.problem == nil else {
             return // Listed in reports, never matched.
         }
-        if let route = entry.pattern.routeKey, entry.pattern.problem == nil {
+        if let route = entry.pattern.routeKey {
             exact[ExactKey(method: entry.pattern.method, route: route), default: []].append(entry)
         } else {
             general.append(entry)
@@ -97,7 +80,7 @@ final class Namespace {
     ///
     /// Exact stubs are found by hashing the method and route; only stubs that are
     /// not exact are compared one by one.
-    func bestMatch(for request: RecordedRequest, target: RequestTarget?) -> (StubEntry, RequestPattern.Evaluation)? {
+    func bestMatch(for request: RecordedRequest) -> (StubEntry, RequestPattern.Evaluation)? {
         var best: (StubEntry, RequestPattern.Evaluation)?
         func consider(_ bucket: [StubEntry]?, isExact: Bool) {
             guard let bucket else { return }
@@ -105,18 +88,25 @@ final class Namespace {
                 if let best, best.0.id > entry.id { return }
                 guard !entry.isUsedUp else { continue }
                 // An exact bucket's key already guarantees the method, origin and path.
-                let evaluation = entry.pattern.evaluate(request, target: target, exhaustive: false, skippingRoute: isExact)
+                let evaluation = entry.pattern.evaluate(request, exhaustive: false, skippingRoute: isExact)
                 if evaluation.isMatch {
                     best = (entry, evaluation)
                     return
                 }
             }
         }
-        if let route = target?.routeKey {
+        if let route = request.target?.routeKey {
             consider(exact[ExactKey(method: request.method, route: route)], isExact: true)
             consider(exact[ExactKey(method: nil, route: route)], isExact: true)
         }
         consider(general, isExact: false)
         return best
     }
+}
+
+/// A request whose answer is delayed or computed, still waiting for it; the scope
+/// fails it if it ends first.
+struct InFlightRequest {
+    let delivery: Delivery
+    let request: RecordedRequest
 }

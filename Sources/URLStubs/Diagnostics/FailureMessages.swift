@@ -3,21 +3,9 @@ import FoundationNetworking
 #endif
 import Foundation
 
-/// The errors URLStubs fails requests with, each a `URLError` whose description
-/// says what happened and what to do.
-enum StubFailure {
-    /// The code of every failure URLStubs makes itself.
-    static let code = URLError.Code.resourceUnavailable
-
-    static func error(_ message: String, url: URL?) -> URLError {
-        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
-        if let url {
-            info[NSURLErrorFailingURLErrorKey] = url
-        }
-        return URLError(code, userInfo: info)
-    }
-
-    static func unmatchedMessage(_ request: RecordedRequest, in title: String, nearMisses: [NearMiss], stubCount: Int) -> String {
+/// What a request that URLStubs fails is told, and what its test reports.
+enum FailureMessages {
+    static func unmatched(_ request: RecordedRequest, in title: String, nearMisses: [NearMiss], stubCount: Int) -> String {
         let lines = ["URLStubs: no stub matches \(request) in \(title)."] + nearMissLines(nearMisses, stubCount: stubCount)
         return lines.joined(separator: "\n")
     }
@@ -40,7 +28,7 @@ enum StubFailure {
         return lines
     }
 
-    static func noScopeMessage(_ request: RecordedRequest, nearMisses: [NearMiss]) -> String {
+    static func noScope(_ request: RecordedRequest, nearMisses: [NearMiss]) -> String {
         let lines = [noScopeExplanation(request)] + (nearMisses.isEmpty ? [] : nearMissLines(nearMisses, stubCount: nearMisses.count))
         return lines.joined(separator: "\n")
     }
@@ -56,23 +44,35 @@ enum StubFailure {
         """
     }
 
-    static func endedMessage(_ request: RecordedRequest, scope: StubScope) -> String {
+    static func scopeEnded(_ request: RecordedRequest, scope: StubScope) -> String {
         "URLStubs: \(request) was made in \(scope), which has already ended; a request must finish before the withStubScope body (or the test) that made it returns."
     }
 
-    static func endedInFlightMessage(_ request: RecordedRequest, in title: String) -> String {
+    static func abandoned(_ request: RecordedRequest, in title: String) -> String {
         "URLStubs: \(request) was still waiting for its response when \(title) ended; await it inside the scope, or cancel it."
     }
 
-    static func refusedMessage(_ request: RecordedRequest, stub: StubEntry, reason: String) -> String {
+    static func refused(_ request: RecordedRequest, stub: StubEntry, reason: String) -> String {
         "URLStubs: the stub \(stub.summary) matches \(request) but cannot answer it: \(reason)."
     }
 
-    static func forbiddenMessage(_ request: RecordedRequest, stub: StubEntry) -> String {
+    static func forbidden(_ request: RecordedRequest, stub: StubEntry) -> String {
         "URLStubs: \(request) matches the stub \(stub.summary), which expects no requests."
     }
 
-    static func unsupportedTaskMessage(_ request: URLRequest, kind: String) -> String {
+    static func unsupportedTask(_ request: URLRequest, kind: String) -> String {
         "URLStubs: \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?") was made with a \(kind), which Foundation on Linux cannot complete through a URL protocol; use data(for:) or a data task instead."
+    }
+
+    static func unbuildableResponse(_ request: RecordedRequest, status: Int) -> String {
+        "URLStubs: Foundation could not build a response with status \(status) for \(request)."
+    }
+
+    static func refusedComputedResponse(_ request: RecordedRequest, reason: String) -> String {
+        "URLStubs: the response computed for \(request) cannot be delivered: \(reason)."
+    }
+
+    static func untagged(_ request: URLRequest) -> String {
+        "URLStubs: \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?") reached the stub protocol without its URL session task, so URLStubs cannot tell which stub scope it was resumed in; it was failed rather than answered from another scope or the network. Make requests with a URLSession task (data(for:), dataTask, bytes(for:)) through URLSession.stubbed or a session built from URLSessionConfiguration.stubbed."
     }
 }

@@ -1,0 +1,51 @@
+/// What a scope says about itself and its stubs: titles, refused and ignored
+/// stubs, unmet expectations and warnings.
+enum ScopeMessages {
+    /// The scope written for messages: `scope #3 "name" (opened at File.swift:12)`.
+    static func title(of scope: StubScope, name: String?, location: StubSourceLocation?) -> String {
+        var text = scope.description
+        if let name {
+            text += " \"\(name)\""
+        }
+        if let location {
+            text += " (opened at \(location))"
+        }
+        return text
+    }
+
+    static func unusablePattern(_ pattern: RequestPattern, reason: String) -> String {
+        "The stub \(pattern) cannot be used: \(reason)."
+    }
+
+    static func refusedStub(_ pattern: RequestPattern, reason: String) -> String {
+        "The stub \(pattern) was refused: \(reason)."
+    }
+
+    static func ignoredStub(_ pattern: RequestPattern, at location: StubSourceLocation, scope: StubScope, hasEnded: Bool) -> String {
+        let reason = hasEnded ? "\(scope) has already ended" : "no stub scope is open there"
+        return "stub(\(pattern)) at \(location) was ignored: \(reason)."
+    }
+
+    /// The problem of a stub that answered fewer or more requests than expected,
+    /// or `nil` when its expectation is met (or the stub was refused, which is
+    /// reported on its own).
+    static func unmetExpectation(of entry: StubEntry) -> StubProblem? {
+        let expectation = entry.expectation
+        let answered = entry.hits + entry.violations
+        let isMet = answered >= expectation.minimum && expectation.maximum.map { answered <= $0 } ?? true
+        guard !isMet, entry.refusal == nil else { return nil }
+        let times = answered == 1 ? "1 time" : "\(answered) times"
+        return StubProblem(
+            kind: .unmetExpectation(stub: entry.pattern.description, expected: expectation, actual: answered),
+            message: "The stub \(entry.pattern) expected \(expectation) but was requested \(times).",
+            location: entry.location
+        )
+    }
+
+    /// A warning that no test owns, as written to standard error.
+    static func warning(_ message: String) -> String {
+        let text = message.hasPrefix("URLStubs: ") ? String(message.dropFirst("URLStubs: ".count)) : message
+        return "URLStubs warning: " + text
+    }
+
+}

@@ -1,0 +1,20 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// The errors URLStubs fails requests with: each a `URLError` whose description is
+/// one of the ``FailureMessages``.
+enum StubFailure {
+    /// The code of every failure URLStubs makes itself.
+    static let code = URLError.Code.resourceUnavailable
+
+    /// A `URLError` carrying `message` as its description and `url` as the failing URL.
+    static func error(_ message: String, url: URL?) -> URLError {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let url {
+            info[NSURLErrorFailingURLErrorKey] = url
+        }
+        return URLError(code, userInfo: info)
+    }
+}

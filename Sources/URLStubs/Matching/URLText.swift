@@ -1,0 +1,204 @@
+/// Foundation-free text operations on URLs, over UTF-8.
+///
+/// Matching runs for every request inside `startLoading()` and parsing for every
+/// registered stub, so both avoid Foundation's string bridging: these helpers work
+/// on the bytes of Swift strings directly.
+enum URLText {
+    /// The parts of an absolute URL (`scheme://authority/path?query#fragment`), as
+    /// written; `nil` when the text has no `scheme://`.
+    struct Parts {
+        var scheme: Substring
+        /// The authority without its user information: the host and optional port.
+        var hostAndPort: Substring
+        var hasUserInfo: Bool
+        var path: Substring
+        var query: Substring?
+        var fragment: Substring?
+    }
+
+    /// Splits `text` into the parts of an absolute URL, or returns `nil` when it
+    /// does not start with a scheme followed by `://`.
+    static func split(_ text: Substring) -> Parts? {
+        let utf8 = text.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let afterColon = utf8.index(after: colon)
+        guard utf8[afterColon...].starts(with: "//".utf8) else { return nil }
+        let scheme = text[..<colon]
+        let authorityStart = utf8.index(afterColon, offsetBy: 2)
+        var index = authorityStart
+        while index < utf8.endIndex, !isAuthorityEnd(utf8[index]) {
+            index = utf8.index(after: index)
+        }
+        var authority = text[authorityStart..<index]
+        var hasUserInfo = false
+        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
+            hasUserInfo = true
+            authority = authority[authority.utf8.index(after: at)...]
+        }
+        let rest = text[index...]
+        var fragment: Substring?
+        var beforeFragment = rest
+        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = rest[rest.utf8.index(after: hash)...]
+            beforeFragment = rest[..<hash]
+        }
+        var path = beforeFragment
+        var query: Substring?
+        if let mark = beforeFragment.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            query = beforeFragment[beforeFragment.utf8.index(after: mark)...]
+            path = beforeFragment[..<mark]
+        }
+        return Parts(scheme: scheme, hostAndPort: authority, hasUserInfo: hasUserInfo, path: path, query: query, fragment: fragment)
+    }
+
+    private static func isAuthorityEnd(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
+    }
+
+    /// Splits `hostAndPort` into a host (brackets kept for IPv6) and the port text
+    /// after `:`, if any.
+    static func splitPort(_ hostAndPort: Substring) -> (host: Substring, port: Substring?) {
+        let utf8 = hostAndPort.utf8
+        var searchStart = utf8.startIndex
+        if utf8.first == UInt8(ascii: "["), let close = utf8.firstIndex(of: UInt8(ascii: "]")) {
+            searchStart = close
+        }
+        guard let colon = utf8[searchStart...].firstIndex(of: UInt8(ascii: ":")) else {
+            return (hostAndPort, nil)
+        }
+        return (hostAndPort[..<colon], hostAndPort[utf8.index(after: colon)...])
+    }
+
+    /// `text` with ASCII letters lowercased; returned as is when it has none uppercase.
+    static func lowercased(_ text: Substring) -> String {
+        guard text.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+            return String(text)
+        }
+        return String(decoding: text.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// The query items of a percent-encoded query, names and values decoded; empty
+    /// pieces (`a&&b`) are skipped and `+` stays a plus, as `URLComponents` does.
+    static func queryItems(_ query: Substring) -> [QueryItem] {
+        query.split(separator: "&", omittingEmptySubsequences: true).map { piece in
+            if let equals = piece.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                return QueryItem(
+                    name: percentDecoded(piece[..<equals]),
+                    value: percentDecoded(piece[piece.utf8.index(after: equals)...])
+                )
+            }
+            return QueryItem(name: percentDecoded(piece), value: nil)
+        }
+    }
+
+    /// `text` with `%XX` escapes decoded; an invalid escape is kept as written, and
+    /// bytes that do not form UTF-8 are repaired.
+    static func percentDecoded(_ text: Substring) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        var pending: [UInt8] = []
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            pending = [byte]
+            guard let high = iterator.next() else { bytes += pending; break }
+            pending.append(high)
+            guard let low = iterator.next() else { bytes += pending; break }
+            pending.append(low)
+            if let high = hexValue(high), let low = hexValue(low) {
+                bytes.append(high << 4 | low)
+            } else {
+                bytes += pending
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `text` with every byte outside `allowed` (and every non-ASCII byte) written
+    /// as a `%XX` escape; existing escapes are kept.
+    static func percentEncoded(_ text: Substring, allowing allowed: (UInt8) -> Bool) -> String {
+        guard text.utf8.contains(where: { !allowed($0) && $0 != UInt8(ascii: "%") }) else { return String(text) }
+        var bytes: [UInt8] = []
+        for byte in text.utf8 {
+            if allowed(byte) || byte == UInt8(ascii: "%") {
+                bytes.append(byte)
+            } else {
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Whether `byte` may appear unescaped in a path segment (RFC 3986 `pchar`
+    /// without `%`, which is handled separately).
+    static func isPathCharacter(_ byte: UInt8) -> Bool {
+        isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
+    }
+
+    /// Whether `byte` may appear unescaped in a query.
+    static func isQueryCharacter(_ byte: UInt8) -> Bool {
+        isPathCharacter(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?")
+    }
+
+    /// Whether `byte` may appear in a host name (registered name or IP literal).
+    static func isHostCharacter(_ byte: UInt8) -> Bool {
+        isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: "%")
+            || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: ":")
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    private static func isSubDelimiter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            true
+        default:
+            false
+        }
+    }
+
+    /// Whether `scheme` is a valid URL scheme: a letter, then letters, digits, `+`, `-` or `.`.
+    static func isValidScheme(_ scheme: Substring) -> Bool {
+        guard let first = scheme.utf8.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else {
+            return false
+        }
+        return scheme.utf8.allSatisfy { byte in
+            isUnreserved(byte) && byte != UInt8(ascii: "_") && byte != UInt8(ascii: "~") || byte == UInt8(ascii: "+")
+        }
+    }
+}
+
+/// A query item, its name and value percent-decoded.
+struct QueryItem: Sendable, Hashable {
+    /// The item's name.
+    var name: String
+    /// The item's value; `nil` when the item has no `=`.
+    var value: String?
+}

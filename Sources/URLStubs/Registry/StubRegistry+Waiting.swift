@@ -1,0 +1,114 @@
+/// A caller suspended in ``StubScope/waitForRequests(matching:count:timeout:)``
+/// until enough matching requests arrive, the wait times out, or the scope ends.
+///
+/// Touched only while the registry's lock is held, except ``resume(with:)``, which
+/// is called once, after the waiter was removed from its scope under the lock.
+final class RequestWaiter: @unchecked Sendable {
+    // @unchecked: `collected` changes only under the registry's lock while the
+    // waiter is listed in a scope; `continuation` is resumed once, by whoever
+    // removed the waiter from that list.
+    let pattern: RequestPattern
+    /// How many matching requests the caller waits for.
+    let count: Int
+    /// The matching requests so far, in order.
+    private(set) var collected: [RecordedRequest]
+    private let continuation: CheckedContinuation<[RecordedRequest], any Error>
+    /// The task that ends the wait when the timeout passes.
+    let timeout: Locked<Task<Void, Never>?> = Locked(nil)
+
+    init(pattern: RequestPattern, count: Int, collected: [RecordedRequest], continuation: CheckedContinuation<[RecordedRequest], any Error>) {
+        self.pattern = pattern
+        self.count = count
+        self.collected = collected
+        self.continuation = continuation
+    }
+
+    /// Adds a matching request; returns whether the wait is now complete.
+    func collect(_ request: RecordedRequest) -> Bool {
+        collected.append(request)
+        return collected.count >= count
+    }
+
+    /// Resumes the caller and cancels the timeout; call it once, outside the lock.
+    func resume(with result: Result<[RecordedRequest], any Error>) {
+        continuation.resume(with: result)
+        timeout.withLock { $0 }?.cancel()
+    }
+}
+
+extension StubRegistry {
+    /// Returns the first `count` requests of `scope` that match `pattern`, waiting
+    /// for them for at most `timeout`.
+    func waitForRequests(matching pattern: RequestPattern, count: Int, in scope: StubScope, timeout: Duration) async throws -> [RecordedRequest] {
+        let id = state.withLock { state in
+            defer { state.nextWaiterID += 1 }
+            return state.nextWaiterID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                enum Start { case ended, arrived([RecordedRequest]), waiting(RequestWaiter) }
+                let start = state.withLock { state -> Start in
+                    guard let scopeState = state.scopes[scope.id] else { return .ended }
+                    let arrived = scopeState.requests.filter { Self.matches(pattern, $0) }
+                    if arrived.count >= count {
+                        return .arrived(Array(arrived.prefix(count)))
+                    }
+                    let waiter = RequestWaiter(pattern: pattern, count: count, collected: arrived, continuation: continuation)
+                    scopeState.waiters[id] = waiter
+                    return .waiting(waiter)
+                }
+                switch start {
+                case .ended:
+                    continuation.resume(throwing: RequestWaitError.scopeEnded(scope: scope.description, pattern: pattern.description))
+                case let .arrived(requests):
+                    continuation.resume(returning: requests)
+                case let .waiting(waiter):
+                    let timer = Task {
+                        guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                        self.endWait(id, in: scope) { scopeState, waiter in
+                            RequestWaitError.timedOut(
+                                pattern: pattern.description,
+                                expected: count,
+                                arrived: waiter.collected.count,
+                                timeout: timeout,
+                                scope: scopeState.title,
+                                received: scopeState.requests.map(\.description)
+                            )
+                        }
+                    }
+                    waiter.timeout.withLock { $0 = timer }
+                    if Task.isCancelled {
+                        endWait(id, in: scope) { _, _ in RequestWaitError.cancelled(pattern: pattern.description) }
+                    }
+                }
+            }
+        } onCancel: {
+            self.endWait(id, in: scope) { _, _ in RequestWaitError.cancelled(pattern: pattern.description) }
+        }
+    }
+
+    /// Ends the wait `id` with the error `error` builds, if it is still waiting.
+    private func endWait(_ id: UInt64, in scope: StubScope, error: (ScopeState, RequestWaiter) -> RequestWaitError) {
+        let ended = state.withLock { state -> (RequestWaiter, RequestWaitError)? in
+            guard let scopeState = state.scopes[scope.id], let waiter = scopeState.waiters.removeValue(forKey: id) else { return nil }
+            return (waiter, error(scopeState, waiter))
+        }
+        if let (waiter, error) = ended {
+            waiter.resume(with: .failure(error))
+        }
+    }
+
+    /// Removes the waiters of `scopeState` that `request` completes, listing them in
+    /// `wakeUps` to be resumed once the lock is released.
+    static func collectWaiters(satisfiedBy request: RecordedRequest, in scopeState: ScopeState, into wakeUps: inout [(RequestWaiter, [RecordedRequest])]) {
+        guard !scopeState.waiters.isEmpty else { return }
+        for (id, waiter) in scopeState.waiters where matches(waiter.pattern, request) && waiter.collect(request) {
+            scopeState.waiters[id] = nil
+            wakeUps.append((waiter, waiter.collected))
+        }
+    }
+
+    static func matches(_ pattern: RequestPattern, _ request: RecordedRequest) -> Bool {
+        pattern.evaluate(request, exhaustive: false).isMatch
+    }
+}

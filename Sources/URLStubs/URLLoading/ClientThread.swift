@@ -1,0 +1,72 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// Where a late answer (a delayed, computed or streamed one) is handed to the
+/// client: the place Foundation called `startLoading()`, recorded there.
+///
+/// - On Apple platforms `startLoading()` runs on CFNetwork's client thread, inside
+///   its run loop, and the client must be called on that thread, in that mode: the
+///   answer is performed on that run loop.
+/// - On Linux `startLoading()` runs on the session's work queue, which has no run
+///   loop, and the client must be called on that queue: the answer is stored, and
+///   `resume()` on the running task makes Foundation call `startLoading()` again on
+///   its work queue, where it is delivered.
+enum ClientThread: @unchecked Sendable {
+    // @unchecked: the run loop is only used through `schedule`, which calls
+    // thread-safe CFRunLoop functions (Apple) or adds a timer (Linux), and the task
+    // only through `resume()`, which Foundation lets any thread call.
+
+    /// A thread running a run loop, in the mode `startLoading()` was called in.
+    case runLoop(RunLoop, RunLoop.Mode)
+    /// Foundation's work queue on Linux, re-entered through the task's `resume()`.
+    case workQueue(URLSessionTask)
+    /// No known place: deliver from the thread the answer arrives on.
+    case unknown
+
+    /// Where the calling thread is, for `startLoading()` to record.
+    static func current(task: URLSessionTask?) -> ClientThread {
+        let loop = RunLoop.current
+        if let mode = loop.currentMode {
+            return .runLoop(loop, mode)
+        }
+        #if canImport(FoundationNetworking)
+        if let task {
+            return .workQueue(task)
+        }
+        #endif
+        return .unknown
+    }
+
+    /// Runs `block` there, later; `block` checks that loading was not stopped.
+    ///
+    /// For ``workQueue(_:)`` the block is not run: Foundation calls `startLoading()`
+    /// again instead, which delivers the stored answer.
+    func schedule(_ block: @escaping @Sendable () -> Void) {
+        switch self {
+        case let .runLoop(loop, mode):
+            Self.perform(block, on: loop, in: mode)
+        case let .workQueue(task):
+            // Foundation skips this for a task being cancelled or already complete.
+            if task.state == .running {
+                task.resume()
+            }
+        case .unknown:
+            block()
+        }
+    }
+
+    /// Runs `block` on `loop`'s thread in `mode`, waking the loop.
+    private static func perform(_ block: @escaping @Sendable () -> Void, on loop: RunLoop, in mode: RunLoop.Mode) {
+        #if canImport(Darwin)
+        let runLoop = loop.getCFRunLoop()
+        CFRunLoopPerformBlock(runLoop, mode.rawValue as CFString, block)
+        CFRunLoopWakeUp(runLoop)
+        #else
+        // Swift's Foundation on Linux hides CFRunLoopWakeUp, and perform(inModes:)
+        // does not wake the loop; adding a timer from another thread does both.
+        loop.add(Timer(timeInterval: 0, repeats: false) { _ in block() }, forMode: mode)
+        #endif
+    }
+}

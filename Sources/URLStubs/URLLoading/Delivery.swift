@@ -1,0 +1,282 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// The life of one request inside ``StubURLProtocol``, from `startLoading()` to the
+/// last client call: a state machine whose every transition takes one lock.
+///
+/// ```
+///              startLoading()          fixed answer: delivered before startLoading() returns
+///   idle ───────────────────▶ resolving ───────────────────────────────────────────▶ finished
+///                                 │ delayed or computed answer
+///                                 ▼
+///                             producing ──answer ready──▶ produced ──on the client thread──▶ finished
+///                                 │                          │
+///                                 └──── cancelled ───────────┴────────────────────────────▶ finished
+/// ```
+///
+/// - A fixed answer is resolved in the registry and handed to the client inside
+///   `startLoading()`, on the thread Foundation called it on: no task, no hop.
+/// - A delayed or computed answer is produced by a Swift task started there; when it
+///   is ready it goes back to that thread (see ``ClientThread``) and is delivered
+///   only if loading was not stopped in the meantime.
+/// - A suspend keeps the answer being produced; the next `startLoading()` delivers
+///   it. A cancel ends the delivery: the producing task is cancelled, the request
+///   leaves its scope's in-flight list, and nothing reaches the client again.
+/// - The scope ending first fails the request through ``abandon(with:)``.
+final class Delivery: Sendable {
+    /// Where the delivery is.
+    enum Phase {
+        /// Created; `startLoading()` was not called yet.
+        case idle
+        /// `startLoading()` is resolving the request in the registry.
+        case resolving
+        /// A Swift task is producing a delayed or computed answer.
+        case producing(Task<Void, Never>?)
+        /// The answer is ready and waits for the client thread.
+        case produced(Answer)
+        /// The answer was delivered, or the request was cancelled: nothing more
+        /// reaches the client.
+        case finished
+    }
+
+    private struct State {
+        var phase = Phase.idle
+        /// Whether loading runs: between `startLoading()` and `stopLoading()`.
+        var isLoading = false
+        /// Where late answers go, recorded by `startLoading()`.
+        var clientThread = ClientThread.unknown
+    }
+
+    private let state = Locked(State())
+    /// The scope the request was resumed in, `nil` outside any.
+    let scope: StubScope?
+
+    init(scope: StubScope?) {
+        self.scope = scope
+    }
+
+    /// What `startLoading()` does after the state changed.
+    private enum StartAction {
+        case resolve
+        case deliver(Answer)
+        case wait
+    }
+
+    /// Starts loading, on the thread Foundation called `startLoading()` on: resolves
+    /// the request and answers it there, or starts producing a late answer, or
+    /// (after a suspend, or when Foundation calls again on Linux) delivers the
+    /// answer that is ready.
+    func start(_ urlProtocol: StubURLProtocol) {
+        let action = state.withLock { state -> StartAction in
+            state.isLoading = true
+            switch state.phase {
+            case .idle:
+                state.phase = .resolving
+                return .resolve
+            case let .produced(answer):
+                state.phase = .finished
+                return .deliver(answer)
+            case .resolving, .producing, .finished:
+                return .wait
+            }
+        }
+        switch action {
+        case .resolve:
+            resolve(for: urlProtocol)
+        case let .deliver(answer):
+            deliver(answer, from: urlProtocol, settling: true)
+        case .wait:
+            break
+        }
+    }
+
+    /// Resolves the request in the registry and answers it, or starts producing a
+    /// late answer.
+    private func resolve(for urlProtocol: StubURLProtocol) {
+        let request = urlProtocol.request
+        let resolution = StubRegistry.shared.resolve(request, body: RequestBody.read(from: request), scope: scope, delivery: self)
+        let answer: Answer
+        switch resolution {
+        case let .fail(error):
+            answer = .failure(error)
+        case let .respond(response, recorded) where response.delay == nil:
+            answer = Answer(response, for: recorded)
+        case .respond, .compute:
+            produceLater(resolution, for: urlProtocol)
+            return
+        }
+        // Not in flight, so no scope end can race: deliver before returning.
+        state.withLock { $0.phase = .finished }
+        deliver(answer, from: urlProtocol, settling: false)
+    }
+
+    /// Starts the task that produces a delayed or computed answer.
+    private func produceLater(_ resolution: StubRegistry.Resolution, for urlProtocol: StubURLProtocol) {
+        let clientThread = ClientThread.current(task: urlProtocol.task)
+        protocolReference.withLock { $0.urlProtocol = urlProtocol }
+        let scope = self.scope
+        let work = Task { [self] in
+            guard let answer = await Self.produce(resolution, in: scope) else { return }
+            complete(with: answer, cancellingWork: false)
+        }
+        let readyAnswer = state.withLock { state -> Answer? in
+            state.clientThread = clientThread
+            switch state.phase {
+            case .resolving:
+                state.phase = .producing(work)
+                return nil
+            case let .produced(answer):
+                // Ready (or abandoned by the scope) before this returned: we are on
+                // the client thread already.
+                state.phase = .finished
+                return answer
+            case .idle, .producing, .finished:
+                return nil
+            }
+        }
+        if let readyAnswer {
+            deliver(readyAnswer, from: urlProtocol, settling: true)
+        }
+    }
+
+    /// Produces a late answer, or returns `nil` when cancelled (by a stop or the
+    /// scope's end, which answer the request themselves).
+    private static func produce(_ resolution: StubRegistry.Resolution, in scope: StubScope?) async -> Answer? {
+        switch resolution {
+        case let .respond(response, request):
+            guard await sleep(response.delay) else { return nil }
+            return Answer(response, for: request)
+        case let .compute(respond, request):
+            do {
+                // The closure runs in the request's scope, so requests it makes are
+                // answered there too.
+                let response = try await StubScope.currentBinding.withValue(scope) { try await respond(request) }
+                guard await sleep(response.delay) else { return nil }
+                return Answer(response, for: request)
+            } catch {
+                return Task.isCancelled ? nil : .failure(error)
+            }
+        case let .fail(error):
+            return .failure(error)
+        }
+    }
+
+    /// Waits `delay`; returns `false` when cancelled first.
+    private static func sleep(_ delay: Duration?) async -> Bool {
+        guard let delay else { return !Task.isCancelled }
+        return (try? await Task.sleep(for: delay)) != nil
+    }
+
+    /// What happens after an answer was recorded.
+    private enum CompleteAction {
+        case nothing
+        case schedule(ClientThread, cancelling: Task<Void, Never>?)
+        case cancel(Task<Void, Never>?)
+    }
+
+    /// Records `answer` unless there is one, and has it delivered on the client
+    /// thread if loading runs; with `cancellingWork`, cancels the task producing
+    /// the answer it replaces.
+    private func complete(with answer: Answer, cancellingWork: Bool) {
+        let action = state.withLock { state -> CompleteAction in
+            switch state.phase {
+            case .resolving:
+                // startLoading() is still in produceLater(): it delivers.
+                state.phase = .produced(answer)
+                return .nothing
+            case let .producing(work):
+                state.phase = .produced(answer)
+                let cancelled = cancellingWork ? work : nil
+                return state.isLoading ? .schedule(state.clientThread, cancelling: cancelled) : .cancel(cancelled)
+            case .idle, .produced, .finished:
+                return .nothing
+            }
+        }
+        switch action {
+        case .nothing:
+            break
+        case let .schedule(clientThread, work):
+            work?.cancel()
+            clientThread.schedule { [self] in deliverIfLoading() }
+        case let .cancel(work):
+            work?.cancel()
+        }
+    }
+
+    /// Fails the request with `error` because its scope ended first, cancelling the
+    /// task producing its answer. Called by the registry, outside its lock.
+    func abandon(with error: URLError) {
+        complete(with: .failure(error), cancellingWork: true)
+    }
+
+    /// Delivers the ready answer, on the client thread, unless loading was stopped.
+    private func deliverIfLoading() {
+        let ready = state.withLock { state -> Answer? in
+            guard state.isLoading, case let .produced(answer) = state.phase else { return nil }
+            state.phase = .finished
+            return answer
+        }
+        guard let ready, let urlProtocol = protocolForDelivery else { return }
+        deliver(ready, from: urlProtocol, settling: true)
+    }
+
+    /// The protocol a late answer is delivered from, held weakly: Foundation owns
+    /// it until its task completes.
+    private struct ProtocolReference {
+        weak var urlProtocol: StubURLProtocol?
+    }
+
+    private let protocolReference = Locked(ProtocolReference())
+    private var protocolForDelivery: StubURLProtocol? {
+        protocolReference.withLock { $0.urlProtocol }
+    }
+
+    /// Stops loading, on the client thread: a suspend leaves the answer to the next
+    /// `startLoading()`; a cancel ends the delivery and cancels the producing task.
+    ///
+    /// The task is cancelled from another thread: cancelling runs its cancellation
+    /// handlers at once, and one of them (a computed response awaiting a request of
+    /// its own) may wait for the very thread this runs on.
+    func stop(isCancel: Bool) {
+        let cancelled = state.withLock { state -> (work: Task<Void, Never>?, wasInFlight: Bool)? in
+            state.isLoading = false
+            guard isCancel else { return nil }
+            switch state.phase {
+            case let .producing(work):
+                state.phase = .finished
+                return (work, true)
+            case .produced:
+                state.phase = .finished
+                return (nil, true)
+            case .idle, .resolving:
+                state.phase = .finished
+                return (nil, false)
+            case .finished:
+                return nil
+            }
+        }
+        guard let cancelled else { return }
+        if let work = cancelled.work {
+            Task.detached { work.cancel() }
+        }
+        if cancelled.wasInFlight {
+            StubRegistry.shared.settle(self, in: scope)
+        }
+    }
+
+    /// Hands `answer` to the client; with `settling`, first removes the request from
+    /// its scope's in-flight list, so a test that awaited it never sees it as
+    /// abandoned.
+    private func deliver(_ answer: Answer, from urlProtocol: StubURLProtocol, settling: Bool) {
+        if settling {
+            StubRegistry.shared.settle(self, in: scope)
+        }
+        guard let client = urlProtocol.client else { return }
+        if let state = urlProtocol.task?.state, state == .canceling || state == .completed {
+            return // Foundation crashes on client calls for a task it has let go.
+        }
+        answer.deliver(to: client, from: urlProtocol)
+    }
+}
