@@ -35,13 +35,13 @@ struct URLPattern: Sendable {
     /// Parses `source`, throwing a sentence that says what is wrong with it.
     init(parsing source: String) throws(PatternError) {
         self.source = source
-        guard let first = source.first, let last = source.last else {
+        guard let first = source.utf8.first, let last = source.utf8.last else {
             throw PatternError(PatternMessages.empty)
         }
-        guard !first.isWhitespace, !last.isWhitespace else {
+        if Self.mayBeWhitespace(first) && source.first!.isWhitespace || Self.mayBeWhitespace(last) && source.last!.isWhitespace {
             throw PatternError(PatternMessages.surroundingSpaces(source))
         }
-        if first == "/" {
+        if first == UInt8(ascii: "/") {
             let text = source[...]
             if text.utf8.contains(UInt8(ascii: "#")) {
                 throw PatternError(PatternMessages.fragment(source))
@@ -68,8 +68,8 @@ struct URLPattern: Sendable {
         guard !host.isEmpty else {
             throw PatternError(PatternMessages.noHost(source))
         }
-        if let bad = host.first(where: { !$0.isASCII || !URLText.isHostCharacter($0.asciiValue!) }) {
-            throw PatternError(PatternMessages.invalidHost(source, character: bad))
+        if let bad = host.utf8.firstIndex(where: { !URLText.isHostCharacter($0) }) {
+            throw PatternError(PatternMessages.invalidHost(source, character: host[bad...].first ?? " "))
         }
         var port: Int?
         if let portText, !portText.isEmpty {
@@ -93,15 +93,21 @@ struct URLPattern: Sendable {
         query = parts.query.map(URLText.queryItems)
     }
 
+    /// Whether `byte` may start or end a whitespace character (ASCII whitespace,
+    /// or any non-ASCII byte, which is checked as a character).
+    private static func mayBeWhitespace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte >= 0x80
+    }
+
     private static func parseSegments(_ path: Substring, in source: String) throws(PatternError) -> [Segment] {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
         var segments: [Segment] = []
         segments.reserveCapacity(parts.count)
         var index = 0
-        for part in parts {
+        for utf8 in parts {
             index += 1
             let isLast = index == parts.count
-            let utf8 = part.utf8
+            let part = Substring(utf8)
             if utf8.elementsEqual("**".utf8) {
                 guard isLast else {
                     throw PatternError(PatternMessages.restNotLast(source))
@@ -110,13 +116,13 @@ struct URLPattern: Sendable {
             } else if utf8.elementsEqual("*".utf8) {
                 segments.append(.wildcard)
             } else if utf8.contains(UInt8(ascii: "{")) || utf8.contains(UInt8(ascii: "}")) {
-                let inner = part.dropFirst().dropLast()
+                let inner = utf8.dropFirst().dropLast()
                 guard utf8.first == UInt8(ascii: "{"), utf8.last == UInt8(ascii: "}"), !inner.isEmpty,
-                      !inner.utf8.contains(UInt8(ascii: "{")), !inner.utf8.contains(UInt8(ascii: "}"))
+                      !inner.contains(UInt8(ascii: "{")), !inner.contains(UInt8(ascii: "}"))
                 else {
                     throw PatternError(PatternMessages.malformedTemplate(source, segment: part))
                 }
-                segments.append(.parameter(String(inner)))
+                segments.append(.parameter(String(Substring(inner))))
             } else {
                 segments.append(.literal(URLText.percentEncoded(part, allowing: URLText.isPathCharacter)))
             }
@@ -127,7 +133,7 @@ struct URLPattern: Sendable {
     /// Matches the percent-encoded `path`, returning the captured parameters, or `nil`.
     func matchPath(_ path: String) -> [String: String]? {
         var parameters: [String: String] = [:]
-        var parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()[...]
+        var parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()[...]
         for segment in segments {
             if segment == .rest {
                 return parameters
@@ -135,10 +141,10 @@ struct URLPattern: Sendable {
             guard let part = parts.popFirst() else { return nil }
             switch segment {
             case let .literal(text):
-                guard part == text else { return nil }
+                guard part.elementsEqual(text.utf8) else { return nil }
             case let .parameter(name):
                 guard !part.isEmpty else { return nil }
-                parameters[name] = URLText.percentDecoded(part)
+                parameters[name] = URLText.percentDecoded(Substring(part))
             case .wildcard:
                 guard !part.isEmpty else { return nil }
             case .rest:

@@ -11,7 +11,7 @@ public struct Stub: Sendable, Hashable {
 
     /// How many requests the stub has answered so far (0 once its scope has ended
     /// or it was removed).
-    public var hitCount: Int {
+    nonisolated(nonsending) public var hitCount: Int {
         get async {
             StubRegistry.shared.hits(ofStub: id, in: scope) ?? 0
         }
@@ -19,7 +19,7 @@ public struct Stub: Sendable, Hashable {
 
     /// Removes the stub from its scope, so that it answers no more requests and its
     /// expectation is no longer verified.
-    public func remove() async {
+    nonisolated(nonsending) public func remove() async {
         _ = StubRegistry.shared.removeStub(id, from: scope)
     }
 }

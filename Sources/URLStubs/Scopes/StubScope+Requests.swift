@@ -5,14 +5,14 @@ extension StubScope {
     /// A request made in a nested scope is recorded in that scope and in every scope
     /// enclosing it. The global scope records only requests made outside any scope
     /// (the most recent 10,000). Empty once the scope has ended.
-    public var requests: [RecordedRequest] {
+    nonisolated(nonsending) public var requests: [RecordedRequest] {
         get async {
             StubRegistry.shared.requests(in: self)
         }
     }
 
     /// The requests the scope received that match `pattern`, in order.
-    public func requests(matching pattern: RequestPattern) async -> [RecordedRequest] {
+    nonisolated(nonsending) public func requests(matching pattern: RequestPattern) async -> [RecordedRequest] {
         await requests.filter { StubRegistry.matches(pattern, $0) }
     }
 

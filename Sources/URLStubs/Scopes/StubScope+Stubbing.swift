@@ -14,7 +14,7 @@ extension StubScope {
     ///   - times: How many requests the stub must and may answer; by default any number.
     /// - Returns: A handle to query or remove the stub.
     @discardableResult
-    public func stub(
+    nonisolated(nonsending) public func stub(
         _ pattern: RequestPattern,
         with response: StubResponse,
         times: StubExpectation = .any,
@@ -24,7 +24,7 @@ extension StubScope {
         column: Int = #column
     ) async -> Stub {
         let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        return await register(pattern, source: .fixed(response), times: times, location: location)
+        return register(pattern, source: .fixed(response), times: times, location: location)
     }
 
     /// Answers the requests that match `pattern` with the response `respond` computes
@@ -35,7 +35,7 @@ extension StubScope {
     /// before the closure returns, the request fails and the closure's task is
     /// cancelled.
     @discardableResult
-    public func stub(
+    nonisolated(nonsending) public func stub(
         _ pattern: RequestPattern,
         times: StubExpectation = .any,
         fileID: String = #fileID,
@@ -45,16 +45,16 @@ extension StubScope {
         respond: @escaping @Sendable (RecordedRequest) async throws -> StubResponse
     ) async -> Stub {
         let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        return await register(pattern, source: .dynamic(respond), times: times, location: location)
+        return register(pattern, source: .dynamic(respond), times: times, location: location)
     }
 
     /// Removes every stub of the scope; the request log is kept.
-    public func removeAllStubs() async {
+    nonisolated(nonsending) public func removeAllStubs() async {
         StubRegistry.shared.removeAllStubs(from: self)
     }
 
     /// Whether the scope is still open (the global scope always is).
-    public var isOpen: Bool {
+    nonisolated(nonsending) public var isOpen: Bool {
         get async {
             StubRegistry.shared.isOpen(self)
         }
@@ -65,7 +65,7 @@ extension StubScope {
         source: StubEntry.Source,
         times: StubExpectation,
         location: StubSourceLocation
-    ) async -> Stub {
+    ) -> Stub {
         let id = StubRegistry.shared.register(pattern, source: source, expectation: times, location: location, in: self)
         return Stub(id: id ?? 0, scope: self, pattern: pattern.description, location: location)
     }
