@@ -1,0 +1,127 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+@testable import URLStubs
+
+/// Drives `StubURLProtocol` the way CFNetwork does on Apple platforms, so that the
+/// Apple path runs on every Linux test run:
+/// - "resume" tags the task on the caller's task, through the very function the
+///   `resume` hook calls;
+/// - `canInit` and the protocol's `init` run on a serial queue, where the caller's
+///   task-locals are not visible;
+/// - `startLoading()` and `stopLoading()` run on one thread that runs a run loop
+///   (CFNetwork's "client thread");
+/// - a ``RecordingClient`` notes every client call and the thread it came on.
+final class CFNetworkLikeDriver: @unchecked Sendable {
+    // @unchecked: `clientThread` is written once before `init` returns; the
+    // protocols are touched only on the client thread.
+
+    /// One load: its task, its protocol and what its client saw.
+    final class Load: @unchecked Sendable {
+        // @unchecked: `urlProtocol` is created on the session queue before any
+        // other thread reads it, and then used only on the client thread.
+        let task: URLSessionTask
+        let client = RecordingClient()
+        fileprivate(set) var urlProtocol: StubURLProtocol!
+
+        init(task: URLSessionTask) {
+            self.task = task
+        }
+    }
+
+    /// The driver every test shares: one client thread, as CFNetwork has one.
+    static let shared = CFNetworkLikeDriver()
+
+    /// The key that marks the client thread in its thread dictionary.
+    static let clientThreadKey = "URLStubsTests.clientThread"
+
+    /// The session whose (never resumed) tasks carry the requests.
+    private let session = URLSession(configuration: .ephemeral)
+    private let sessionQueue = DispatchQueue(label: "driver.session-queue")
+    private var clientThread: Thread!
+    private let clientLoop = ClientLoop()
+
+    init() {
+        let started = DispatchSemaphore(value: 0)
+        let thread = Thread { [clientLoop] in
+            // A timer far in the future keeps the run loop running.
+            RunLoop.current.add(Timer(timeInterval: 1e9, repeats: false) { _ in }, forMode: .default)
+            Thread.current.threadDictionary[CFNetworkLikeDriver.clientThreadKey] = true
+            clientLoop.loop = RunLoop.current
+            started.signal()
+            while !Thread.current.isCancelled {
+                _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.05))
+            }
+        }
+        thread.name = "driver.client-thread"
+        clientThread = thread
+        thread.start()
+        started.wait()
+    }
+
+    /// Creates a task for `request` without resuming it.
+    func makeTask(_ request: URLRequest) -> Load {
+        Load(task: session.dataTask(with: request))
+    }
+
+    /// Does what `-[NSURLSessionTask resume]` does with the hook installed: tags
+    /// the task on the calling task, then creates the protocol on the session
+    /// queue and calls `startLoading()` on the client thread.
+    func resume(_ load: Load) async {
+        TaskScopes.shared.tagOnFirstResume(load.task)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            sessionQueue.async {
+                precondition(StubScope.current == nil, "the session queue must not see the caller's scope")
+                precondition(StubURLProtocol.canInit(with: load.task.originalRequest!))
+                load.urlProtocol = StubURLProtocol(task: load.task, cachedResponse: nil, client: load.client)
+                self.onClientThread {
+                    load.client.isInsideStartLoading = true
+                    load.urlProtocol.startLoading()
+                    load.client.isInsideStartLoading = false
+                    continuation.resume()
+                }
+            }
+        }
+    }
+
+    /// Calls `stopLoading()` on the client thread, as a cancel or suspend does.
+    func stop(_ load: Load) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            onClientThread {
+                load.urlProtocol.stopLoading()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Calls `startLoading()` again on the client thread, as a resume after a
+    /// suspend does.
+    func restart(_ load: Load) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            onClientThread {
+                load.urlProtocol.startLoading()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Whether the calling thread is the client thread.
+    func isClientThread(_ thread: Thread) -> Bool {
+        thread === clientThread
+    }
+
+    /// Runs `block` on the client thread, inside its run loop.
+    private func onClientThread(_ block: @escaping @Sendable () -> Void) {
+        // Adding a timer from another thread is thread-safe and wakes the loop.
+        clientLoop.loop!.add(Timer(timeInterval: 0, repeats: false) { _ in block() }, forMode: .default)
+    }
+}
+
+/// The client thread's run loop, handed to the threads that schedule work on it.
+private final class ClientLoop: @unchecked Sendable {
+    // @unchecked: written once by the client thread before the driver's init
+    // returns (a semaphore orders it), then only read; adding a timer to a run
+    // loop from another thread is thread-safe.
+    var loop: RunLoop?
+}

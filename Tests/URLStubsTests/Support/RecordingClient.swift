@@ -1,0 +1,112 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// A `URLProtocolClient` that records every call, the thread it came on, and
+/// whether it came while `startLoading()` was still running.
+final class RecordingClient: NSObject, URLProtocolClient, @unchecked Sendable {
+    // @unchecked: every property is read and written while `lock` is held.
+
+    /// One client call.
+    struct Call: Sendable, Equatable {
+        /// The call's name: `response 200`, `data 5 bytes`, `finish` or `fail <code>`.
+        var name: String
+        /// Whether it came on the thread marked as the client thread.
+        var onClientThread: Bool
+        /// Whether `startLoading()` had not returned yet.
+        var insideStartLoading: Bool
+    }
+
+    private let lock = NSLock()
+    private var recorded: [Call] = []
+    private var body = Data()
+    private var inside = false
+    private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    /// Set by the driver around `startLoading()`.
+    var isInsideStartLoading: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return inside }
+        set { lock.lock(); inside = newValue; lock.unlock() }
+    }
+
+    /// The calls so far, in order.
+    var calls: [Call] {
+        lock.lock()
+        defer { lock.unlock() }
+        return recorded
+    }
+
+    /// The names of the calls so far, in order.
+    var names: [String] {
+        calls.map(\.name)
+    }
+
+    /// The bytes loaded so far, as UTF-8 text.
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: body, as: UTF8.self)
+    }
+
+    /// Returns once at least `count` calls were recorded.
+    func waitForCalls(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if recorded.count >= count {
+                lock.unlock()
+                continuation.resume()
+                return
+            }
+            waiters.append((count, continuation))
+            lock.unlock()
+        }
+    }
+
+    private func record(_ name: String, data: Data? = nil) {
+        let onClientThread = Thread.current.threadDictionary[CFNetworkLikeDriver.clientThreadKey] != nil
+        lock.lock()
+        recorded.append(Call(name: name, onClientThread: onClientThread, insideStartLoading: inside))
+        if let data {
+            body.append(data)
+        }
+        let ready = waiters.filter { $0.count <= recorded.count }
+        waiters.removeAll { $0.count <= recorded.count }
+        lock.unlock()
+        for waiter in ready {
+            waiter.continuation.resume()
+        }
+    }
+
+    func urlProtocol(_ protocol: URLProtocol, wasRedirectedTo request: URLRequest, redirectResponse: URLResponse) {
+        record("redirect")
+    }
+
+    func urlProtocol(_ protocol: URLProtocol, cachedResponseIsValid cachedResponse: CachedURLResponse) {
+        record("cached")
+    }
+
+    func urlProtocol(_ protocol: URLProtocol, didReceive response: URLResponse, cacheStoragePolicy policy: URLCache.StoragePolicy) {
+        record("response \((response as? HTTPURLResponse)?.statusCode ?? -1)")
+    }
+
+    func urlProtocol(_ protocol: URLProtocol, didLoad data: Data) {
+        record("data \(data.count) bytes", data: data)
+    }
+
+    func urlProtocolDidFinishLoading(_ protocol: URLProtocol) {
+        record("finish")
+    }
+
+    func urlProtocol(_ protocol: URLProtocol, didFailWithError error: any Error) {
+        record("fail \((error as? URLError)?.code.rawValue ?? 0)")
+    }
+
+    func urlProtocol(_ protocol: URLProtocol, didReceive challenge: URLAuthenticationChallenge) {
+        record("challenge")
+    }
+
+    func urlProtocol(_ protocol: URLProtocol, didCancel challenge: URLAuthenticationChallenge) {
+        record("challenge cancelled")
+    }
+}
