@@ -44,7 +44,8 @@ final class StubRegistry: Sendable {
 
     /// Opens a new scope inside `parent` (or at the top when `parent` is nil).
     func openScope(name: String?, parent: StubScope?, location: StubSourceLocation) -> (StubScope, title: String) {
-        state.withLock { state in
+        StubInterception.prepare()
+        return state.withLock { state in
             let scope = StubScope(id: state.nextScopeID)
             state.nextScopeID += 1
             var ancestors: [StubScope] = []

@@ -22,6 +22,7 @@ extension URLSessionConfiguration {
     /// Note that Foundation on Linux does not show `httpAdditionalHeaders` to URL
     /// protocols, so stubs cannot match on them there.
     public static func stubbed(from base: URLSessionConfiguration) -> URLSessionConfiguration {
+        StubInterception.prepare()
         // `copy()` of a configuration is a configuration on every platform.
         let configuration = base.copy() as! URLSessionConfiguration
         let others = (configuration.protocolClasses ?? []).filter { $0 != StubURLProtocol.self }
