@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// A value that is read and written only while a lock is held.
 ///
@@ -7,17 +13,41 @@ import Foundation
 /// thread: a critical section is a few dictionary operations, never a call into
 /// Foundation's URL loading, a continuation or user code that may block.
 ///
-/// `NSLock` rather than `Mutex`: the package supports macOS 13 and iOS 16, where the
-/// Synchronization module is not available, and one lock type on every platform
-/// keeps the Apple and Linux paths the same.
+/// The lock lives inline with the value, in one allocation: `os_unfair_lock` on
+/// Apple platforms, a `pthread_mutex_t` elsewhere. (`Mutex` from Synchronization
+/// needs macOS 15 and iOS 18; `NSLock` on Linux costs several allocations, and a
+/// delivery is created for every request.)
 final class Locked<State>: @unchecked Sendable {
-    // @unchecked: `state` is touched only inside `withLock`, while `lock` is held.
-    private let lock = NSLock()
-    private var state: State
+    // @unchecked: the value is touched only inside `withLock`, while the lock is held.
+    #if canImport(Darwin)
+    private typealias Primitive = os_unfair_lock
+    #else
+    private typealias Primitive = pthread_mutex_t
+    #endif
+
+    private let storage: ManagedBuffer<State, Primitive>
 
     /// Creates the protected value.
     init(_ state: State) {
-        self.state = state
+        storage = ManagedBuffer.create(minimumCapacity: 1) { buffer in
+            buffer.withUnsafeMutablePointerToElements { lock in
+                #if canImport(Darwin)
+                lock.initialize(to: os_unfair_lock())
+                #else
+                lock.initialize(to: pthread_mutex_t())
+                pthread_mutex_init(lock, nil)
+                #endif
+            }
+            return state
+        }
+    }
+
+    deinit {
+        #if !canImport(Darwin)
+        storage.withUnsafeMutablePointerToElements { lock in
+            _ = pthread_mutex_destroy(lock)
+        }
+        #endif
     }
 
     /// Runs `body` with exclusive access to the value and returns what it returns.
@@ -26,8 +56,15 @@ final class Locked<State>: @unchecked Sendable {
     /// resume continuations: collect such work and do it after returning.
     @inline(__always)
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
+        try storage.withUnsafeMutablePointers { state, lock in
+            #if canImport(Darwin)
+            os_unfair_lock_lock(lock)
+            defer { os_unfair_lock_unlock(lock) }
+            #else
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+            #endif
+            return try body(&state.pointee)
+        }
     }
 }

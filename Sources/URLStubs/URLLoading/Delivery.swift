@@ -47,6 +47,9 @@ final class Delivery: Sendable {
         var isLoading = false
         /// Where late answers go, recorded by `startLoading()`.
         var clientThread = ClientThread.unknown
+        /// The protocol a late answer is delivered from, held weakly: Foundation
+        /// owns it until its task completes.
+        weak var urlProtocol: StubURLProtocol?
     }
 
     private let state = Locked(State())
@@ -115,7 +118,6 @@ final class Delivery: Sendable {
     /// Starts the task that produces a delayed or computed answer.
     private func produceLater(_ resolution: StubRegistry.Resolution, for urlProtocol: StubURLProtocol) {
         let clientThread = ClientThread.current(task: urlProtocol.task)
-        protocolReference.withLock { $0.urlProtocol = urlProtocol }
         let scope = self.scope
         let work = Task { [self] in
             guard let answer = await Self.produce(resolution, in: scope) else { return }
@@ -123,6 +125,7 @@ final class Delivery: Sendable {
         }
         let readyAnswer = state.withLock { state -> Answer? in
             state.clientThread = clientThread
+            state.urlProtocol = urlProtocol
             switch state.phase {
             case .resolving:
                 state.phase = .producing(work)
@@ -213,25 +216,15 @@ final class Delivery: Sendable {
 
     /// Delivers the ready answer, on the client thread, unless loading was stopped.
     private func deliverIfLoading() {
-        let ready = state.withLock { state -> Answer? in
+        let ready = state.withLock { state -> (Answer, StubURLProtocol?)? in
             guard state.isLoading, case let .produced(answer) = state.phase else { return nil }
             state.phase = .finished
-            return answer
+            return (answer, state.urlProtocol)
         }
-        guard let ready, let urlProtocol = protocolForDelivery else { return }
+        guard let (ready, urlProtocol) = ready, let urlProtocol else { return }
         deliver(ready, from: urlProtocol, settling: true)
     }
 
-    /// The protocol a late answer is delivered from, held weakly: Foundation owns
-    /// it until its task completes.
-    private struct ProtocolReference {
-        weak var urlProtocol: StubURLProtocol?
-    }
-
-    private let protocolReference = Locked(ProtocolReference())
-    private var protocolForDelivery: StubURLProtocol? {
-        protocolReference.withLock { $0.urlProtocol }
-    }
 
     /// Stops loading, on the client thread: a suspend leaves the answer to the next
     /// `startLoading()`; a cancel ends the delivery and cancels the producing task.

@@ -55,7 +55,7 @@ public enum StubInterception {
 }
 
 /// Why an interception opt-in cannot be enabled.
-public enum StubInterceptionError: Error, Sendable, CustomStringConvertible {
+public enum StubInterceptionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Foundation on Linux consults its own HTTP protocol before any registered
     /// class, so sessions URLStubs did not configure cannot be intercepted there.
     case unsupportedOnLinux
