@@ -11,7 +11,7 @@ extension PairedSeries {
     /// The comparison as the report shows it.
     ///
     /// Side figures are medians over the side's batches (of the batch's total
-    /// divided by its requests), except latency, the median and p99 of every
+    /// divided by its requests), except the median and p99 wall time of every
     /// request of the side's batches. Paired figures are medians over pairs.
     func comparison(_ name: String, headline: Headline = .wallTime, goals: ComparisonGoals = .none) -> Comparison {
         let pairs = Array(zip(baseline, variant))
@@ -40,8 +40,8 @@ extension PairedSeries {
         }
         let baselineLatency = SampleSummary(baseline.flatMap(\.requestMicroseconds))
         let variantLatency = SampleSummary(variant.flatMap(\.requestMicroseconds))
-        metrics.append(ComparisonMetric("latency, median request", unit: "µs", baseline: baselineLatency?.median, variant: variantLatency?.median))
-        metrics.append(ComparisonMetric("latency, p99 request", unit: "µs", baseline: baselineLatency?.p99, variant: variantLatency?.p99))
+        metrics.append(ComparisonMetric("wall time, median request", unit: "µs", baseline: baselineLatency?.median, variant: variantLatency?.median))
+        metrics.append(ComparisonMetric("wall time, p99 request", unit: "µs", baseline: baselineLatency?.p99, variant: variantLatency?.p99))
         metrics.append(ComparisonMetric(
             "CPU time per request",
             unit: "µs",

@@ -29,7 +29,7 @@ extension BenchmarkReport {
             let p90 = row.summary.map { Format.value($0.p90, unit: row.unit) } ?? dash
             let p99 = row.summary.map { Format.value($0.p99, unit: row.unit) } ?? dash
             let count = row.summary.map { Format.number(Double($0.count), digits: 0) } ?? dash
-            let ratio = row.ratio.map(Format.ratio) ?? (row.summary != nil && row.baseline == nil ? "baseline" : dash)
+            let ratio = row.ratio.map(Format.ratio) ?? (row.isReference ? "baseline" : dash)
             table.lines.append(.cells([row.name, median, p90, p99, count, ratio, row.verdict ?? dash]))
         }
         return table
