@@ -14,7 +14,7 @@ struct BodySizeBenchmark {
     let quick: Bool
 
     /// Measured pairs per body size.
-    var pairs: Int { quick ? 2 : 40 }
+    var pairs: Int { quick ? 2 : 60 }
     /// Discarded pairs per body size before the measured ones.
     var warmUpPairs: Int { 1 }
 
