@@ -83,7 +83,7 @@ struct RegistrationBenchmark {
             rows: rows,
             notes: [
                 "Method: each sample is one fresh scope (withStubScope) in which `await scope.stub(.get(url), with: .data(body))` is called for distinct exact URLs (built before the timing), timed from before the first call to after the last; CPU time is the whole process's (clock_gettime CLOCK_PROCESS_CPUTIME_ID) over the same span. Per stub = total / stubs. A discarded 1,000-stub repetition warms up first; 1,000-stub, 10,000-stub and scope-end repetitions alternate.",
-                "End of a full scope: the scope registers 1,000 stubs and makes 1,000 requests (one per stub, through URLSession.data(for:), each answered and checked), then its body returns; timed from the body's last statement to withStubScope's return (verifying, freeing stubs and log). Reported without a goal.",
+                "End of a full scope: the scope registers 1,000 stubs and makes 1,000 requests (one per stub, through URLSession.data(for:), each answered and checked), then its body returns; timed from the body's last statement to withStubScope's return (all the work the scope's end does). Reported without a goal.",
             ]
         )
     }
