@@ -29,7 +29,9 @@ struct BenchmarkRunner: Sendable {
         switch kind {
         case .canInit: await CanInitBenchmark(quick: options.quick).run()
         case .interception: await InterceptionBenchmark(quick: options.quick).run()
+        case .bodies: await BodySizeBenchmark(quick: options.quick).run()
         case .throughput: await ThroughputBenchmark(quick: options.quick).run()
+        case .registration: await RegistrationBenchmark(quick: options.quick).run()
         case .matching: await MatchingBenchmark(quick: options.quick).run()
         case .memory: await MemoryBenchmark(quick: options.quick).run()
         }

@@ -86,9 +86,9 @@ struct MatchingBenchmark {
         }
         let baseline = ReportRow.samples("URLStubs: 1 exact stub", unit: "µs", samples[0])
         var notes = [
-            "Each sample is one `await scope.matchWithoutRecording(request)` (SPI Benchmarking): the hop to the registry actor, building the RecordedRequest and RequestTarget, and the search; no URL loading, no recording.",
-            "Exact stubs are indexed by method and URL, so 10,000 should cost what 1 costs; predicate stubs are tried one by one (the request matches the oldest of 100, so all 100 run; each predicate reads the request URL's path).",
-            "By header: 100 stubs GET /items/0 with .header(\"X-Variant\", \"0\"...\"99\"), all in one bucket of the exact index; the request carries X-Variant: 0, so all 100 are evaluated.",
+            "Each sample is one `await scope.matchWithoutRecording(request)` (SPI Benchmarking), timed from the call to its return: finding the stub that would answer the request, without URL loading, recording the request or taking a use. Rounds alternate the four scopes, \(Format.number(Double(callsPerTurn), digits: 0)) calls each, after a discarded round.",
+            "Exact stubs: 1 stub, or 10,000 stubs on distinct URLs with the request matching the 5,001st. Predicates: 100 `.predicate` stubs, each reading the request URL's path; the request matches the oldest, which the newest-first search reaches last.",
+            "By header: 100 stubs GET /items/0 with .header(\"X-Variant\", \"0\"...\"99\"); the request carries X-Variant: 0, matching the oldest.",
         ]
         if misses != 0 {
             notes.append("UNEXPECTED: \(misses) calls found no stub.")

@@ -3,9 +3,21 @@ import FoundationNetworking
 #endif
 import Foundation
 
-/// Times requests through `URLSession.data(for:)` one after another, checking each
-/// answer after its timing.
+/// Makes one batch of requests one after another on the calling task, timing each
+/// request and the batch, and checks every answer once the batch is over.
+///
+/// The same function runs the baseline's batches and URLStubs' batches; only the
+/// session (and so the URL protocol that answers) differs.
 enum RequestTimer {
+    /// How each request is made.
+    enum Style: Sendable {
+        /// `try await session.data(for:)`.
+        case async
+        /// `session.dataTask(with:completionHandler:)` and `resume()`, bridged with a
+        /// continuation.
+        case completionHandler
+    }
+
     /// What a request is expected to end with.
     enum Expectation: Sendable {
         /// A response carrying exactly this body.
@@ -14,35 +26,56 @@ enum RequestTimer {
         case failure
     }
 
-    /// The samples of one turn of requests.
-    struct Turn: Sendable {
-        /// The time of each request, in microseconds.
-        var microseconds: [Double] = []
-        /// How many requests did not end as expected (a wrong body, an error).
-        var unexpected = 0
-    }
-
-    /// Makes `count` requests for `request` through `session`, timing each one.
-    static func time(_ count: Int, _ request: URLRequest, through session: URLSession, expecting expectation: Expectation) async -> Turn {
-        var turn = Turn()
-        turn.microseconds.reserveCapacity(count)
+    /// Makes `count` requests for `request` through `session` and returns what the
+    /// batch measured.
+    ///
+    /// Answers are kept (bodies, or `nil` for an error) and compared with
+    /// `expectation` after the batch's readings are taken, so that the check is not
+    /// part of the measured cost.
+    static func batch(
+        _ count: Int,
+        _ request: URLRequest,
+        through session: URLSession,
+        style: Style = .async,
+        expecting expectation: Expectation
+    ) async -> BatchSample {
+        var times: [Double] = []
+        times.reserveCapacity(count)
+        var answers: [Data?] = []
+        answers.reserveCapacity(count)
+        let meter = BatchMeter()
         for _ in 0..<count {
             let start = Stopwatch.now()
-            do {
-                let (data, _) = try await session.data(for: request)
-                turn.microseconds.append(Stopwatch.microseconds(since: start))
-                if case let .body(expected) = expectation, data == expected {
-                    continue
-                }
-                turn.unexpected += 1
-            } catch {
-                turn.microseconds.append(Stopwatch.microseconds(since: start))
-                if case .failure = expectation {
-                    continue
-                }
-                turn.unexpected += 1
-            }
+            let answer = await answer(request, through: session, style: style)
+            times.append(Stopwatch.microseconds(since: start))
+            answers.append(answer)
         }
-        return turn
+        var sample = meter.stop(requests: count, requestMicroseconds: times, unexpected: 0)
+        sample.unexpected = answers.count(where: { !matches($0, expectation) })
+        return sample
+    }
+
+    /// Makes one request; returns its body, or `nil` if it failed.
+    @inline(__always)
+    static func answer(_ request: URLRequest, through session: URLSession, style: Style) async -> Data? {
+        do {
+            switch style {
+            case .async:
+                return try await session.data(for: request).0
+            case .completionHandler:
+                return try await session.dataThroughCompletionHandler(for: request)
+            }
+        } catch {
+            return nil
+        }
+    }
+
+    /// Whether `answer` (a body, or `nil` for an error) is what `expectation` says.
+    static func matches(_ answer: Data?, _ expectation: Expectation) -> Bool {
+        switch (answer, expectation) {
+        case let (data?, .body(expected)): data == expected
+        case (nil, .failure): true
+        default: false
+        }
     }
 }

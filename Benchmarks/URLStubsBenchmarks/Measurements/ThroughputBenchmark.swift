@@ -4,196 +4,125 @@ import FoundationNetworking
 import Foundation
 import URLStubs
 
-/// Measures requests per second when 1, 8 or 64 scopes fire requests at once
-/// through one shared stubbed session, and counts responses delivered to the
+/// Compares requests per second of URLStubs and the hand-rolled protocol: one task
+/// making its requests back to back, and 64 tasks, each in its own scope, making
+/// theirs at once through one shared session; counts responses delivered to the
 /// wrong scope.
 ///
-/// Every scope stubs the same URL with a body unique to the scope and the round,
-/// and checks every body it receives. Each sample is one burst: the same total of
-/// requests split among the scopes, each scope making its share one after another,
-/// timed from a common start (after every scope registered its stub) to the last
-/// scope's last response. Rounds alternate 1, 8, 64 scopes; at each level a burst
-/// of the hand-rolled protocol (tasks outside any scope) runs just before, for
-/// reference.
+/// Both comparisons alternate pairs of batches (see ``PairedSeries``), the same
+/// requests per batch on both sides, run by the same tasks: the baseline's 64
+/// tasks are URLStubs' 64 workers, inside their scopes, using the baseline's
+/// session. Every scope stubs the same URL with a body of its own and every
+/// response is checked. The sequential comparison runs first, with only its own
+/// scope open (as the interception section's 1-stub row); the 64 scopes are
+/// opened after it.
 struct ThroughputBenchmark {
-    /// What one scope of a burst saw.
-    struct Tally: Sendable {
-        /// Responses whose body was another scope's.
-        var misdelivered = 0
-        /// Requests that failed or carried a body of no scope.
-        var failed = 0
-        /// When the scope's last request returned.
-        var finishedAt: UInt64 = 0
-    }
-
-    /// What one burst measured.
-    struct Burst: Sendable {
-        /// Requests per second over the burst.
-        var requestsPerSecond: Double
-        /// Responses delivered to the wrong scope.
-        var misdelivered: Int
-        /// Requests that failed.
-        var failed: Int
-    }
-
-    /// The numbers of concurrent scopes compared.
-    static let scopeCounts = [1, 8, 64]
+    /// Concurrent scopes (and the baseline's concurrent tasks).
+    static let concurrentScopes = 64
 
     /// Whether this is the smoke run.
     let quick: Bool
 
-    /// Rounds over every scope count.
-    var rounds: Int { quick ? 2 : 30 }
-    /// Requests per burst, split evenly among the scopes.
-    var requestsPerBurst: Int { quick ? 128 : 2_048 }
+    /// Measured pairs of the sequential comparison.
+    var sequentialPairs: Int { quick ? 2 : 48 }
+    /// Requests per batch of the sequential comparison.
+    var sequentialBatch: Int { quick ? 64 : 512 }
+    /// Measured pairs of the concurrent comparison.
+    var concurrentPairs: Int { quick ? 2 : 32 }
+    /// Requests per batch of the concurrent comparison, split among the scopes.
+    var concurrentBatch: Int { quick ? 128 : 1_024 }
+    /// Discarded pairs per comparison before the measured ones.
+    var warmUpPairs: Int { quick ? 1 : 2 }
 
     /// Runs the measurement and returns its section of the report.
     func run() async -> ReportSection {
-        var stubbed = Array(repeating: [Double](), count: Self.scopeCounts.count)
-        var handRolled = Array(repeating: [Double](), count: Self.scopeCounts.count)
-        var misdelivered = 0
-        var failed = 0
-        var requests = 0
-        for round in 0...rounds {
-            // Round 0 warms up and is discarded.
-            Progress.log(round == 0 ? "throughput: warm-up" : "throughput: round \(round)/\(rounds)")
-            for (index, scopes) in Self.scopeCounts.enumerated() {
-                let baseline = await Self.baselineBurst(tasks: scopes, requestsEach: requestsPerBurst / scopes)
-                let burst = await Self.burst(scopes: scopes, requestsEach: requestsPerBurst / scopes, round: round)
-                misdelivered += burst.misdelivered
-                failed += burst.failed + baseline.failed
-                guard round > 0 else { continue }
-                stubbed[index].append(burst.requestsPerSecond)
-                handRolled[index].append(baseline.requestsPerSecond)
-                requests += requestsPerBurst
-            }
+        let shared = BenchmarkFixtures.request(BenchmarkFixtures.sharedURL)
+        let sequentialBody = BenchmarkFixtures.body(tag: "throughput sequential")
+        let sequential = await ScopedWorker.scoped { scope in
+            await scope.stub(.get(BenchmarkFixtures.sharedURL.absoluteString), with: .data(sequentialBody))
         }
-        return section(stubbed: stubbed, handRolled: handRolled, misdelivered: misdelivered, failed: failed, requests: requests)
+        let single = RequestComparison(
+            name: "sequential: 1 task, back to back",
+            worker: sequential,
+            baseline: (shared, .body(BenchmarkFixtures.baselineBody)),
+            variant: (shared, .body(sequentialBody)),
+            requestsPerBatch: sequentialBatch
+        )
+        let sequentialSeries = await RequestComparison.measure([single], pairs: sequentialPairs, warmUpPairs: warmUpPairs, label: "throughput, sequential")[0]
+        await sequential.finish()
+
+        Progress.log("throughput: opening \(Self.concurrentScopes) scopes")
+        var workers: [ScopedWorker] = []
+        for index in 0..<Self.concurrentScopes {
+            let own = Self.scopeBody(index)
+            workers.append(await ScopedWorker.scoped { scope in
+                await scope.stub(.get(BenchmarkFixtures.sharedURL.absoluteString), with: .data(own))
+            })
+        }
+        let burst = ConcurrentBurst(workers: workers, requestsEach: concurrentBatch / Self.concurrentScopes, request: shared)
+        var concurrentSeries = PairedSeries()
+        var tally = ConcurrentBurst.Tally()
+        /// Runs one burst on URLStubs' side (`stubbed`) or the baseline's, and adds
+        /// its checks to the tally.
+        func concurrent(stubbed: Bool) async -> BatchSample {
+            let (sample, checks) = await burst.run(stubbed: stubbed)
+            tally.misdelivered += checks.misdelivered
+            tally.failed += checks.failed
+            return sample
+        }
+        for round in 0..<warmUpPairs {
+            Progress.log("throughput, 64 scopes: warm-up \(round + 1)/\(warmUpPairs)")
+            _ = await PairedSeries.pair(number: round, baseline: { await concurrent(stubbed: false) }, variant: { await concurrent(stubbed: true) })
+        }
+        for round in 0..<concurrentPairs {
+            Progress.log("throughput, 64 scopes: pair \(round + 1)/\(concurrentPairs)")
+            await concurrentSeries.measurePair(baseline: { await concurrent(stubbed: false) }, variant: { await concurrent(stubbed: true) })
+        }
+        for worker in workers {
+            await worker.finish()
+        }
+        let comparisons = [
+            sequentialSeries.comparison(single.name, headline: .throughput, goals: ComparisonGoals(throughput: .ratioAtLeast(0.95))),
+            concurrentSeries.comparison("\(Self.concurrentScopes) scopes at once vs \(Self.concurrentScopes) hand-rolled tasks", headline: .throughput, goals: ComparisonGoals(throughput: .ratioAtLeast(0.95))),
+        ]
+        tally.failed += comparisons[0].unexpected
+        return section(comparisons, tally: tally)
     }
 
-    /// Builds the report section from the samples.
-    private func section(stubbed: [[Double]], handRolled: [[Double]], misdelivered: Int, failed: Int, requests: Int) -> ReportSection {
-        let single = ReportRow.samples("URLStubs: 1 scope", unit: "req/s", stubbed[0], higherIsBetter: true)
-        var rows = [single]
-        for (index, scopes) in Self.scopeCounts.enumerated().dropFirst() {
-            let goal: Goal? = scopes == 64 ? .ratioAtLeast(0.9) : nil
-            rows.append(.samples("URLStubs: \(scopes) concurrent scopes", unit: "req/s", stubbed[index], higherIsBetter: true, baseline: single, goal: goal))
+    /// The body scope `index` of the concurrent comparison answers; every scope's
+    /// body starts with ``ConcurrentBurst/scopeBodyPrefix``.
+    static func scopeBody(_ index: Int) -> Data {
+        BenchmarkFixtures.body(tag: ConcurrentBurst.scopeBodyPrefix + "\(index)")
+    }
+
+    /// Builds the report section from the comparisons and the checks.
+    private func section(_ comparisons: [Comparison], tally: ConcurrentBurst.Tally) -> ReportSection {
+        var rows = [
+            ReportRow.single("responses delivered to the wrong scope", unit: "count", Double(tally.misdelivered), goal: .valueAtMost(0, "= 0")),
+            ReportRow.single("failed requests and wrong bodies", unit: "count", Double(tally.failed), goal: .valueAtMost(0, "= 0")),
+        ]
+        let throughput = comparisons.map { $0.metrics.first { $0.unit == "req/s" } }
+        if let sequential = throughput[0], let concurrent = throughput[1] {
+            if let mine = concurrent.variant, let alone = sequential.variant, alone > 0 {
+                rows.append(.single("URLStubs 64 scopes ÷ 1 task (unpaired)", unit: "x", mine / alone))
+            }
+            if let theirs = concurrent.baseline, let alone = sequential.baseline, alone > 0 {
+                rows.append(.single("hand-rolled 64 tasks ÷ 1 task (unpaired)", unit: "x", theirs / alone))
+            }
         }
-        rows.append(.single("responses delivered to the wrong scope", unit: "count", Double(misdelivered), goal: .valueAtMost(0, "= 0")))
-        rows.append(.single("requests that failed", unit: "count", Double(failed), goal: .valueAtMost(0, "= 0")))
-        let alone = ReportRow.samples("hand-rolled MockURLProtocol: 1 task", unit: "req/s", handRolled[0], higherIsBetter: true)
-        rows.append(alone)
-        for (index, tasks) in Self.scopeCounts.enumerated().dropFirst() {
-            rows.append(.samples("hand-rolled MockURLProtocol: \(tasks) concurrent tasks", unit: "req/s", handRolled[index], higherIsBetter: true, baseline: alone))
-        }
-        let versus = Self.scopeCounts.indices.compactMap { index -> String? in
-            guard let mine = SampleSummary(stubbed[index], higherIsBetter: true)?.median,
-                  let theirs = SampleSummary(handRolled[index], higherIsBetter: true)?.median, theirs > 0
-            else { return nil }
-            return "\(Self.scopeCounts[index]): \(Format.ratio(mine / theirs))"
-        }
-        let share = Self.scopeCounts.map { "\($0) × \(requestsPerBurst / $0)" }.joined(separator: ", ")
+        let share = concurrentBatch / Self.concurrentScopes
         return ReportSection(
             name: MeasurementKind.throughput.rawValue,
-            title: "Throughput under parallel scopes (requests per second, one shared session)",
-            baseline: "the same burst of requests made by 1 scope (and, for reference, the hand-rolled protocol with 1, 8 and 64 tasks)",
+            title: "Throughput: one task, and 64 scopes at once through one shared session",
+            baseline: "the hand-rolled protocol making the same requests from the same tasks, paired batch by batch",
+            comparisons: comparisons,
             rows: rows,
             notes: [
-                "A sample is one burst of \(Format.number(Double(requestsPerBurst), digits: 0)) requests (\(share)), every scope's requests one after another, all scopes at once, timed from a common start (after every scope registered its stub) to the last response; p90/p99 are the slow tail (the rate 90%/99% of bursts reached).",
-                "Every scope stubs the same URL with a body unique to it and checks each response; the wrong-scope count covers all \(Format.number(Double(requests), digits: 0)) timed URLStubs requests and the warm-up.",
-                "The hand-rolled rows run the same bursts from tasks outside any scope through the baseline session; each concurrency level alternates hand-rolled and URLStubs bursts. URLStubs / hand-rolled throughput at the same concurrency: " + versus.joined(separator: ", ") + ".",
-                "Foundation runs every session's work on one process-wide serial queue, so throughput is bounded by Foundation, not by the number of scopes.",
+                "Method: a batch is \(Format.number(Double(sequentialBatch), digits: 0)) requests (sequential) or \(Format.number(Double(concurrentBatch), digits: 0)) (64 scopes), the same on both sides; batches alternate B V V B ... after \(warmUpPairs) discarded pair(s). Throughput = requests / the batch's wall time; paired = the median over pairs of hand-rolled batch time / URLStubs batch time (above 1 means URLStubs is faster). CPU time and context switches are the whole process's over the batch, per request, as in the interception section.",
+                "Sequential: one task in a scope with one stub makes the batch's requests back to back; the baseline's batches run on the same task through the hand-rolled protocol's session. No other scope of this section is open yet.",
+                "64 scopes (opened after the sequential comparison): 64 long-lived tasks, each inside its own scope, which stubs the shared URL with a body of its own; a batch gives each task \(share) requests, released together once all are waiting, and lasts from the release to the last response. The hand-rolled batches run on the same 64 tasks through the baseline session. A request's wall time is timed within its task, so it includes waiting behind the other 63 tasks.",
+                "Every response is checked after its batch's readings: a body of another scope counts as delivered to the wrong scope; an error or any other body as failed. The unpaired rows divide the 64-task median throughput by the 1-task one, per side.",
             ]
         )
-    }
-
-    /// Runs one burst of the hand-rolled protocol: `tasks` tasks outside any scope,
-    /// each making `requestsEach` requests through the baseline session.
-    static func baselineBurst(tasks: Int, requestsEach: Int) async -> Burst {
-        let session = BenchmarkFixtures.baselineSession
-        let request = BenchmarkFixtures.request(BenchmarkFixtures.sharedURL)
-        let expected = BenchmarkFixtures.baselineBody
-        let ready = AsyncLatch(count: tasks)
-        let start = AsyncLatch(count: 1)
-        return await withTaskGroup(of: Tally.self) { group in
-            for _ in 0..<tasks {
-                group.addTask {
-                    var tally = Tally()
-                    await ready.arrive()
-                    await start.wait()
-                    for _ in 0..<requestsEach {
-                        let data = try? await session.data(for: request).0
-                        if data != expected {
-                            tally.failed += 1
-                        }
-                    }
-                    tally.finishedAt = Stopwatch.now()
-                    return tally
-                }
-            }
-            return await collect(group: &group, ready: ready, start: start, requests: tasks * requestsEach)
-        }
-    }
-
-    /// Runs one burst: `scopes` scopes, each making `requestsEach` requests.
-    static func burst(scopes: Int, requestsEach: Int, round: Int) async -> Burst {
-        let session = BenchmarkFixtures.stubbedSession
-        let request = BenchmarkFixtures.request(BenchmarkFixtures.sharedURL)
-        let ready = AsyncLatch(count: scopes)
-        let start = AsyncLatch(count: 1)
-        return await withTaskGroup(of: Tally.self) { group in
-            for scopeIndex in 0..<scopes {
-                group.addTask {
-                    let own = BenchmarkFixtures.body(tag: "throughput round \(round) scope \(scopeIndex)")
-                    var tally = Tally()
-                    do {
-                        try await withStubScope { scope in
-                            await scope.stub(.get(BenchmarkFixtures.sharedURL.absoluteString), with: .data(own))
-                            await ready.arrive()
-                            await start.wait()
-                            for _ in 0..<requestsEach {
-                                do {
-                                    let (data, _) = try await session.data(for: request)
-                                    if data == own {
-                                        continue
-                                    }
-                                    // Every scope's body starts with the same words.
-                                    if data.starts(with: Data("throughput round ".utf8)) {
-                                        tally.misdelivered += 1
-                                    } else {
-                                        tally.failed += 1
-                                    }
-                                } catch {
-                                    tally.failed += 1
-                                }
-                            }
-                            tally.finishedAt = Stopwatch.now()
-                        }
-                    } catch {
-                        tally.failed += 1
-                    }
-                    return tally
-                }
-            }
-            return await collect(group: &group, ready: ready, start: start, requests: scopes * requestsEach)
-        }
-    }
-
-    /// Starts a burst once every task is ready, then gathers the tallies into
-    /// requests per second from the start to the last task's end.
-    private static func collect(group: inout TaskGroup<Tally>, ready: AsyncLatch, start: AsyncLatch, requests: Int) async -> Burst {
-        await ready.wait()
-        let begin = Stopwatch.now()
-        await start.arrive()
-        var burst = Burst(requestsPerSecond: 0, misdelivered: 0, failed: 0)
-        var end = begin
-        for await tally in group {
-            burst.misdelivered += tally.misdelivered
-            burst.failed += tally.failed
-            end = max(end, tally.finishedAt)
-        }
-        let seconds = Double(end &- begin) / 1e9
-        burst.requestsPerSecond = seconds > 0 ? Double(requests) / seconds : 0
-        return burst
     }
 }

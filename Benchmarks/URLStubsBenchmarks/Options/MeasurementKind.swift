@@ -2,10 +2,14 @@
 enum MeasurementKind: String, CaseIterable, Sendable {
     /// The cost of `StubURLProtocol.canInit(with:)`.
     case canInit
-    /// The time a request takes through `URLSession.data(for:)`.
+    /// One request at a time through URLSession, URLStubs against the hand-rolled protocol.
     case interception
-    /// Requests per second with many scopes sharing one session.
+    /// Requests with 1 MiB and 10 MiB bodies, URLStubs against the hand-rolled protocol.
+    case bodies
+    /// Requests per second from one task and from 64 concurrent scopes.
     case throughput
+    /// Registering many stubs, and closing a scope that holds many.
+    case registration
     /// The time the registry takes to find a stub.
     case matching
     /// Resident memory before and after many scopes.

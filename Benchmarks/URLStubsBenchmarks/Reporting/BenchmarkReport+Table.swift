@@ -1,6 +1,6 @@
-/// The report as a readable text table, one block per measurement.
+/// The report as a readable text table, one block per measurement, then the goals.
 extension BenchmarkReport {
-    /// The report as text: the machine, then each section's rows and notes.
+    /// The report as text: the machine, each section's table and notes, the goals.
     func table() -> String {
         var lines: [String] = []
         lines.append("URLStubs benchmarks\(quick ? " (--quick smoke run: timings are not meaningful)" : "")")
@@ -9,53 +9,55 @@ extension BenchmarkReport {
             lines.append("")
             lines.append("## \(section.title)  [\(section.name), \(Format.number(section.seconds, digits: 1)) s]")
             lines.append("baseline: \(section.baseline)")
-            lines += Self.render(section.rows)
+            let table = section.comparisons.isEmpty ? Self.rowTable(section.rows) : Self.comparisonTable(section)
+            lines += table.render()
             for note in section.notes {
                 lines.append("  - " + note)
             }
         }
         lines.append("")
-        let judged = sections.flatMap(\.rows).compactMap(\.goalMet)
-        lines.append("goals met: \(judged.filter { $0 }.count) of \(judged.count); total time \(Format.number(seconds, digits: 1)) s")
+        lines += goalSummary()
         return lines.joined(separator: "\n")
     }
 
-    /// The rows as aligned columns under a header.
-    private static func render(_ rows: [ReportRow]) -> [String] {
-        let header = ["measurement", "median", "p90", "p99", "n", "vs baseline", "goal"]
-        let cells = rows.map { row -> [String] in
-            let dash = "—"
+    /// Plain rows: median, tails, count, ratio to the baseline row, goal.
+    static func rowTable(_ rows: [ReportRow]) -> TextTable {
+        var table = TextTable(header: ["measurement", "median", "p90", "p99", "n", "vs baseline", "goal"])
+        let dash = "—"
+        for row in rows {
             let median = row.figure.map { Format.value($0, unit: row.unit) } ?? dash
             let p90 = row.summary.map { Format.value($0.p90, unit: row.unit) } ?? dash
             let p99 = row.summary.map { Format.value($0.p99, unit: row.unit) } ?? dash
             let count = row.summary.map { Format.number(Double($0.count), digits: 0) } ?? dash
-            let ratio = row.ratio.map(Format.ratio) ?? (row.summary != nil && row.baseline == nil ? "baseline" : dash)
-            return [row.name, median, p90, p99, count, ratio, row.verdict ?? dash]
+            let ratio = row.ratio.map(Format.ratio) ?? (row.isReference ? "baseline" : dash)
+            table.lines.append(.cells([row.name, median, p90, p99, count, ratio, row.verdict ?? dash]))
         }
-        let widths = header.indices.map { column in
-            ([header] + cells).map { $0[column].count }.max() ?? 0
-        }
-        /// One row of cells padded to the column widths.
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { column, text in
-                let padding = String(repeating: " ", count: widths[column] - text.count)
-                // Names and verdicts read left-aligned, figures right-aligned.
-                return column == 0 || column == cells.count - 1 ? text + padding : padding + text
-            }.joined(separator: "  ").trimmingTrailingSpaces()
-        }
-        let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
-        return [line(header), rule] + cells.map(line)
+        return table
     }
-}
 
-/// Trimming for table lines.
-extension String {
-    /// The string without spaces at its end.
-    func trimmingTrailingSpaces() -> String {
-        var text = self
-        while text.last == " " {
-            text.removeLast()
+    /// Paired comparisons: a title line per comparison, a sub-row per figure with
+    /// both sides, their ratio and the paired figure; then single-figure rows.
+    static func comparisonTable(_ section: ReportSection) -> TextTable {
+        var table = TextTable(header: ["per request", "hand-rolled", "URLStubs", "ratio", "paired", "goal"])
+        let dash = "—"
+        for comparison in section.comparisons {
+            let size = Format.number(Double(comparison.requestsPerBatch), digits: 0)
+            let pairs = Format.number(Double(comparison.pairs), digits: 0)
+            table.lines.append(.text("\(comparison.name)  [\(pairs) pairs of \(size)-request batches]"))
+            for metric in comparison.metrics {
+                table.lines.append(.cells([
+                    "  " + metric.name,
+                    metric.baseline.map { Format.value($0, unit: metric.unit) } ?? dash,
+                    metric.variant.map { Format.value($0, unit: metric.unit) } ?? dash,
+                    metric.ratio.map(Format.ratio) ?? dash,
+                    metric.pairedText ?? dash,
+                    metric.verdict ?? dash,
+                ]))
+            }
         }
-        return text
+        for row in section.rows {
+            table.lines.append(.cells([row.name, dash, row.figure.map { Format.value($0, unit: row.unit) } ?? dash, dash, dash, row.verdict ?? dash]))
+        }
+        return table
     }
 }

@@ -23,15 +23,32 @@ enum Format {
         number(value, digits: 2) + "x"
     }
 
-    /// `value` in `unit`, with as many decimals as the unit needs.
+    /// A signed difference such as `+0.02` or `-1.30`.
+    static func difference(_ value: Double) -> String {
+        let text = number(value, digits: 2)
+        return text.hasPrefix("-") ? text : "+" + text
+    }
+
+    /// `value` in `unit`, with as many decimals as the unit needs; times of
+    /// 1,000 µs and more are shown in milliseconds, and of 10,000 ms in seconds.
     static func value(_ value: Double, unit: String) -> String {
         switch unit {
         case "x":
             return ratio(value)
         case "count", "req/s", "B":
             return number(value, digits: 0) + (unit == "count" ? "" : " " + unit)
-        case "ns", "µs":
-            return number(value, digits: value < 10 ? 2 : 1) + " " + unit
+        case "per request":
+            return number(value, digits: 2)
+        case "ns":
+            return number(value, digits: value < 10 ? 2 : 1) + " ns"
+        case "µs" where abs(value) >= 1_000:
+            return Self.value(value / 1_000, unit: "ms")
+        case "µs":
+            return number(value, digits: abs(value) < 10 ? 2 : 1) + " µs"
+        case "ms" where abs(value) >= 10_000:
+            return number(value / 1_000, digits: 2) + " s"
+        case "ms":
+            return number(value, digits: abs(value) < 10 ? 2 : 1) + " ms"
         default:
             return number(value, digits: 2) + " " + unit
         }

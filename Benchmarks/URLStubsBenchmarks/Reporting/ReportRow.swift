@@ -12,6 +12,8 @@ struct ReportRow: Codable, Sendable {
     var higherIsBetter = false
     /// The name of the row this one is compared with; `nil` for a baseline itself.
     var baseline: String?
+    /// Whether other rows are compared with this one (it is shown as `baseline`).
+    var isReference = false
     /// This row's median divided by its baseline's median.
     var ratio: Double?
     /// The goal this row is judged against, if any.
@@ -26,17 +28,21 @@ struct ReportRow: Codable, Sendable {
         summary?.median ?? value
     }
 
-    /// A row measured many times.
+    /// A row measured many times; `isReference` says whether other rows are
+    /// compared with it (by default, when it is compared with none).
     static func samples(
         _ name: String,
         unit: String,
         _ samples: [Double],
         higherIsBetter: Bool = false,
         baseline: ReportRow? = nil,
+        isReference: Bool? = nil,
         goal: Goal? = nil
     ) -> ReportRow {
         var row = ReportRow(name: name, unit: unit, summary: SampleSummary(samples, higherIsBetter: higherIsBetter))
         row.higherIsBetter = higherIsBetter
+        // By default a row compared with nothing is a baseline for the others.
+        row.isReference = isReference ?? (baseline == nil)
         if let baseline, let mine = row.figure, let theirs = baseline.figure, theirs != 0 {
             row.baseline = baseline.name
             row.ratio = mine / theirs

@@ -1,4 +1,8 @@
-/// The rows of one measurement, with the baseline they are compared with.
+/// The results of one measurement, with the baseline they are compared with.
+///
+/// A section holds paired comparisons (URLStubs against the hand-rolled protocol,
+/// shown as one table of sub-rows per comparison, followed by any single-figure
+/// rows such as counts), or plain rows (shown as a table of medians and tails).
 struct ReportSection: Codable, Sendable {
     /// The measurement's name, as `--filter` takes it.
     var name: String
@@ -6,9 +10,12 @@ struct ReportSection: Codable, Sendable {
     var title: String
     /// What the rows are compared with.
     var baseline: String
-    /// The measured rows, baselines first.
-    var rows: [ReportRow]
-    /// Remarks: what each row does, checks that ran, anything surprising.
+    /// The paired comparisons, in report order.
+    var comparisons: [Comparison] = []
+    /// The plain rows (baselines first), or the single-figure rows that follow the
+    /// comparisons.
+    var rows: [ReportRow] = []
+    /// Remarks: how each row is measured, checks that ran.
     var notes: [String] = []
     /// How long the measurement took, in seconds.
     var seconds: Double = 0

@@ -9,8 +9,10 @@ import URLStubs
 /// The host is under `.invalid`, a top-level domain that never resolves, so a
 /// request that escaped both the stubs and the baseline could not reach a server.
 enum BenchmarkFixtures {
-    /// The size of every response body, baseline and URLStubs alike.
+    /// The size of every response body but the large ones, baseline and URLStubs alike.
     static let bodySize = 1024
+    /// The sizes of the large bodies of the body-size rows: 1 MiB and 10 MiB.
+    static let largeBodySizes = [1 << 20, 10 << 20]
     /// The origin of every URL.
     static let origin = "https://bench.invalid"
     /// The URL of the single-stub variants.
@@ -21,6 +23,11 @@ enum BenchmarkFixtures {
     static let missingURL = URL(string: origin + "/missing")!
     /// The URL every throughput scope stubs, each with its own body.
     static let sharedURL = URL(string: origin + "/shared")!
+
+    /// The URL answered with a large body of `size` bytes.
+    static func largeBodyURL(size: Int) -> URL {
+        URL(string: origin + "/large/\(size)")!
+    }
 
     /// The URL of item `index`, for scopes holding many stubs.
     static func itemURL(_ index: Int) -> URL {
@@ -33,11 +40,11 @@ enum BenchmarkFixtures {
         index == 0 ? singleURL : URL(string: origin + "/parked/\(index)")!
     }
 
-    /// A body of exactly ``bodySize`` bytes that starts with `tag`, so that bodies
-    /// of different scopes differ while their sizes stay equal.
-    static func body(tag: String) -> Data {
-        var bytes = Array(tag.utf8.prefix(bodySize))
-        bytes += repeatElement(UInt8(ascii: "."), count: bodySize - bytes.count)
+    /// A body of exactly `size` bytes (``bodySize`` by default) that starts with
+    /// `tag`, so that bodies of different scopes differ while their sizes stay equal.
+    static func body(tag: String, size: Int = bodySize) -> Data {
+        var bytes = Array(tag.utf8.prefix(size))
+        bytes += repeatElement(UInt8(ascii: "."), count: size - bytes.count)
         return Data(bytes)
     }
 

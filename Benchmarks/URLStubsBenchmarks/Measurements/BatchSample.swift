@@ -1,0 +1,39 @@
+/// What one timed batch measured: its wall time, the process's CPU time and
+/// context switches over it, and the wall time of each request in it.
+///
+/// A batch is the unit the paired comparisons alternate: its per-request figures
+/// are the batch's totals divided by its number of requests.
+struct BatchSample: Sendable {
+    /// How many requests the batch made.
+    var requests: Int
+    /// Wall time from the batch's first request to its last response, in microseconds.
+    var wallMicroseconds: Double
+    /// CPU time the whole process consumed over the batch, in microseconds.
+    var cpuMicroseconds: Double
+    /// Context switches of every thread of the process over the batch.
+    var contextSwitches: Double
+    /// The wall time of each request, in microseconds (its latency).
+    var requestMicroseconds: [Double]
+    /// Requests that did not end as expected (a wrong body, an error).
+    var unexpected: Int
+
+    /// Wall time per request: the batch's wall time divided by its requests.
+    var wallPerRequest: Double {
+        wallMicroseconds / Double(max(requests, 1))
+    }
+
+    /// CPU time per request, in microseconds.
+    var cpuPerRequest: Double {
+        cpuMicroseconds / Double(max(requests, 1))
+    }
+
+    /// Context switches per request.
+    var contextSwitchesPerRequest: Double {
+        contextSwitches / Double(max(requests, 1))
+    }
+
+    /// Requests per second over the batch.
+    var requestsPerSecond: Double {
+        wallMicroseconds > 0 ? Double(requests) / wallMicroseconds * 1e6 : 0
+    }
+}
