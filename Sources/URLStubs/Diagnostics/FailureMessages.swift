@@ -75,9 +75,7 @@ enum FailureMessages {
     static func untagged(_ request: URLRequest) -> String {
         "URLStubs: \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?") reached the stub protocol without its URL session task, so URLStubs cannot tell which stub scope it was resumed in; it was failed rather than answered from another scope or the network. Make requests with a URLSession task (data(for:), dataTask, bytes(for:)) through URLSession.stubbed or a session built from URLSessionConfiguration.stubbed."
     }
-}
 
-extension FailureMessages {
     /// Why scope capture may be incomplete on Apple platforms.
     static func resumeNotHooked(_ classes: [String]) -> String {
         "URLStubs could not replace resume in \(classes.joined(separator: ", ")): tasks of those classes are not tagged with their stub scope when resumed, so their requests fail with an error saying so instead of being answered."

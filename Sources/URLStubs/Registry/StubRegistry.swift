@@ -96,15 +96,15 @@ final class StubRegistry: Sendable {
             }
             let entry = StubEntry(id: state.nextStubID, pattern: pattern, source: source, expectation: expectation, location: location)
             state.nextStubID += 1
-            let refusal = pattern.problem.map { ScopeMessages.unusablePattern(pattern, reason: $0) }
-                ?? entry.refusal.map { ScopeMessages.refusedStub(pattern, reason: $0) }
+            let refusal = pattern.problem.map { (reason: $0, message: ScopeMessages.unusablePattern(pattern, reason: $0)) }
+                ?? entry.refusal.map { (reason: $0, message: ScopeMessages.refusedStub(pattern, reason: $0)) }
             scopeState.add(entry)
             guard let refusal else { return (entry.id, nil) }
             if scope.isGlobal {
-                return (entry.id, refusal)
+                return (entry.id, refusal.message)
             }
-            let reason = pattern.problem ?? entry.refusal ?? ""
-            scopeState.problems.append(StubProblem(kind: .invalidStub(stub: pattern.description, reason: reason), message: refusal, location: location))
+            let kind = StubProblem.Kind.invalidStub(stub: pattern.description, reason: refusal.reason)
+            scopeState.problems.append(StubProblem(kind: kind, message: refusal.message, location: location))
             return (entry.id, nil)
         }
         if let warning {

@@ -129,7 +129,7 @@ struct AppleURLSessionTests {
             let error = await #expect(throws: URLError.self) { try await request.value }
             #expect(error?.code == .cancelled)
             try await Task.sleep(for: .milliseconds(100))
-            #expect(StubRegistry.shared.state.withLock { $0.scopes[scope.id]?.inFlight.count } == 0)
+            #expect(inFlightCount(in: scope) == 0)
         }
     }
 
