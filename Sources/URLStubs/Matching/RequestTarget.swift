@@ -20,17 +20,23 @@ struct RequestTarget: Sendable {
     /// The key under which exact stubs for this origin and path are indexed.
     let routeKey: String
 
-    init(scheme: String, host: String, port: Int?, path: String, query: Substring?) {
+    /// Creates a target from its parts; `routeKey`, when given, must be what this
+    /// initializer would build from them.
+    init(scheme: String, host: String, port: Int?, path: String, query: Substring?, routeKey: String? = nil) {
         self.scheme = scheme
         self.host = host
         self.port = port == Self.defaultPort(for: scheme) ? nil : port
         self.path = path.isEmpty ? "/" : path
         self.query = query
+        if let routeKey {
+            self.routeKey = routeKey
+            return
+        }
         var key = scheme + "://" + host
         if let port = self.port {
             key += ":" + String(port)
         }
-        routeKey = key + self.path
+        self.routeKey = key + self.path
     }
 
     /// The target of `url`, or `nil` when it has no scheme or host.
@@ -48,12 +54,20 @@ struct RequestTarget: Sendable {
             guard let number = Int(portText) else { return nil }
             port = number
         }
+        let scheme = URLText.lowercased(parts.scheme)
+        let normalHost = URLText.lowercased(host)
+        // Most URLs are written in normal form already (lowercase scheme and host,
+        // no port, no user, a path): then the route key is the text up to the path's
+        // end, one copy instead of a concatenation on every request.
+        let isNormal = portText == nil && !parts.hasUserInfo && !parts.path.isEmpty
+            && scheme.utf8.elementsEqual(parts.scheme.utf8) && normalHost.utf8.elementsEqual(host.utf8)
         self.init(
-            scheme: URLText.lowercased(parts.scheme),
-            host: URLText.lowercased(host),
+            scheme: scheme,
+            host: normalHost,
             port: port,
             path: String(parts.path),
-            query: parts.query
+            query: parts.query,
+            routeKey: isNormal ? String(text[..<parts.path.endIndex]) : nil
         )
     }
 

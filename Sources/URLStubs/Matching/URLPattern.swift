@@ -48,7 +48,7 @@ struct URLPattern: Sendable {
             }
             let mark = text.utf8.firstIndex(of: UInt8(ascii: "?"))
             origin = nil
-            segments = try Self.parseSegments(mark.map { text[..<$0] } ?? text, in: source)
+            segments = try Self.parseSegments(mark.map { text[..<$0] } ?? text, in: source).segments
             query = mark.map { URLText.queryItems(text[text.utf8.index(after: $0)...]) }
             return
         }
@@ -79,16 +79,23 @@ struct URLPattern: Sendable {
             port = number
         }
         let path = parts.path.isEmpty ? "/" : parts.path
-        segments = try Self.parseSegments(path, in: source)
-        let literalPath = "/" + segments.map { segment in
+        let (segments, isVerbatim) = try Self.parseSegments(path, in: source)
+        self.segments = segments
+        let literalPath = isVerbatim ? String(path) : "/" + segments.map { segment in
             if case let .literal(text) = segment { text } else { "" }
         }.joined(separator: "/")
+        let scheme = URLText.lowercased(parts.scheme)
+        let normalHost = URLText.lowercased(host)
+        // Written in normal form, the pattern's text up to its path is the route key.
+        let isNormal = isVerbatim && portText == nil && !parts.path.isEmpty
+            && scheme.utf8.elementsEqual(parts.scheme.utf8) && normalHost.utf8.elementsEqual(host.utf8)
         origin = RequestTarget(
-            scheme: URLText.lowercased(parts.scheme),
-            host: URLText.lowercased(host),
+            scheme: scheme,
+            host: normalHost,
             port: port,
             path: literalPath,
-            query: nil
+            query: nil,
+            routeKey: isNormal ? String(source[..<parts.path.endIndex]) : nil
         )
         query = parts.query.map(URLText.queryItems)
     }
@@ -99,35 +106,46 @@ struct URLPattern: Sendable {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte >= 0x80
     }
 
-    private static func parseSegments(_ path: Substring, in source: String) throws(PatternError) -> [Segment] {
-        let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
+    /// Parses the segments of `path` (which starts with `/`); `isVerbatim` tells
+    /// whether every segment is a literal written exactly as it is matched, so that
+    /// the path itself is the literal path.
+    private static func parseSegments(_ path: Substring, in source: String) throws(PatternError) -> (segments: [Segment], isVerbatim: Bool) {
+        let utf8 = path.utf8
         var segments: [Segment] = []
-        segments.reserveCapacity(parts.count)
-        var index = 0
-        for utf8 in parts {
-            index += 1
-            let isLast = index == parts.count
-            let part = Substring(utf8)
-            if utf8.elementsEqual("**".utf8) {
+        var isVerbatim = true
+        var start = utf8.index(after: utf8.startIndex)
+        while true {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+            let isLast = end == utf8.endIndex
+            let part = path[start..<end]
+            if part.utf8.elementsEqual("**".utf8) {
                 guard isLast else {
                     throw PatternError(PatternMessages.restNotLast(source))
                 }
                 segments.append(.rest)
-            } else if utf8.elementsEqual("*".utf8) {
+                isVerbatim = false
+            } else if part.utf8.elementsEqual("*".utf8) {
                 segments.append(.wildcard)
-            } else if utf8.contains(UInt8(ascii: "{")) || utf8.contains(UInt8(ascii: "}")) {
-                let inner = utf8.dropFirst().dropLast()
-                guard utf8.first == UInt8(ascii: "{"), utf8.last == UInt8(ascii: "}"), !inner.isEmpty,
+                isVerbatim = false
+            } else if part.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {
+                let inner = part.utf8.dropFirst().dropLast()
+                guard part.utf8.first == UInt8(ascii: "{"), part.utf8.last == UInt8(ascii: "}"), !inner.isEmpty,
                       !inner.contains(UInt8(ascii: "{")), !inner.contains(UInt8(ascii: "}"))
                 else {
                     throw PatternError(PatternMessages.malformedTemplate(source, segment: part))
                 }
                 segments.append(.parameter(String(Substring(inner))))
+                isVerbatim = false
             } else {
-                segments.append(.literal(URLText.percentEncoded(part, allowing: URLText.isPathCharacter)))
+                let literal = URLText.percentEncoded(part, allowing: URLText.isPathCharacter)
+                isVerbatim = isVerbatim && literal.utf8.count == part.utf8.count
+                segments.append(.literal(literal))
             }
+            if isLast {
+                return (segments, isVerbatim)
+            }
+            start = utf8.index(after: end)
         }
-        return segments
     }
 
     /// Matches the percent-encoded `path`, returning the captured parameters, or `nil`.

@@ -18,41 +18,72 @@ enum URLText {
 
     /// Splits `text` into the parts of an absolute URL, or returns `nil` when it
     /// does not start with a scheme followed by `://`.
+    ///
+    /// One pass over the bytes finds every delimiter; the parts are slices of
+    /// `text`, so nothing is copied.
     static func split(_ text: Substring) -> Parts? {
         let utf8 = text.utf8
-        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        let afterColon = utf8.index(after: colon)
-        guard utf8[afterColon...].starts(with: "//".utf8) else { return nil }
-        let scheme = text[..<colon]
-        let authorityStart = utf8.index(afterColon, offsetBy: 2)
-        var index = authorityStart
-        while index < utf8.endIndex, !isAuthorityEnd(utf8[index]) {
-            index = utf8.index(after: index)
+        let found = utf8.withContiguousStorageIfAvailable(Delimiters.init(scanning:))
+            ?? Array(utf8).withUnsafeBufferPointer(Delimiters.init(scanning:))
+        guard let delimiters = found else { return nil }
+        func at(_ offset: Int) -> String.Index {
+            utf8.index(utf8.startIndex, offsetBy: offset)
         }
-        var authority = text[authorityStart..<index]
-        var hasUserInfo = false
-        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
-            hasUserInfo = true
-            authority = authority[authority.utf8.index(after: at)...]
-        }
-        let rest = text[index...]
-        var fragment: Substring?
-        var beforeFragment = rest
-        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) {
-            fragment = rest[rest.utf8.index(after: hash)...]
-            beforeFragment = rest[..<hash]
-        }
-        var path = beforeFragment
-        var query: Substring?
-        if let mark = beforeFragment.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            query = beforeFragment[beforeFragment.utf8.index(after: mark)...]
-            path = beforeFragment[..<mark]
-        }
-        return Parts(scheme: scheme, hostAndPort: authority, hasUserInfo: hasUserInfo, path: path, query: query, fragment: fragment)
+        let authorityEnd = at(delimiters.authorityEnd)
+        let pathEnd = at(delimiters.pathEnd)
+        let queryEnd = at(delimiters.queryEnd)
+        return Parts(
+            scheme: text[..<at(delimiters.colon)],
+            hostAndPort: text[at(delimiters.hostStart)..<authorityEnd],
+            hasUserInfo: delimiters.hasUserInfo,
+            path: text[authorityEnd..<pathEnd],
+            query: pathEnd < queryEnd ? text[utf8.index(after: pathEnd)..<queryEnd] : nil,
+            fragment: queryEnd < utf8.endIndex ? text[utf8.index(after: queryEnd)...] : nil
+        )
     }
 
-    private static func isAuthorityEnd(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
+    /// The byte offsets of an absolute URL's delimiters.
+    private struct Delimiters {
+        /// The `:` after the scheme.
+        var colon: Int
+        /// Where the host starts: after `://`, or after the user information's `@`.
+        var hostStart: Int
+        var hasUserInfo: Bool
+        /// Where the authority ends and the path starts.
+        var authorityEnd: Int
+        /// The `?` before the query, or `queryEnd` when there is none.
+        var pathEnd: Int
+        /// The `#` before the fragment, or the end of the text.
+        var queryEnd: Int
+
+        init?(scanning bytes: UnsafeBufferPointer<UInt8>) {
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 3 <= bytes.count,
+                  bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+            else { return nil }
+            self.colon = colon
+            var index = colon + 3
+            hostStart = index
+            hasUserInfo = false
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+                if byte == UInt8(ascii: "@") {
+                    hasUserInfo = true
+                    hostStart = index + 1
+                }
+                index += 1
+            }
+            authorityEnd = index
+            var mark: Int?
+            while index < bytes.count, bytes[index] != UInt8(ascii: "#") {
+                if mark == nil, bytes[index] == UInt8(ascii: "?") {
+                    mark = index
+                }
+                index += 1
+            }
+            queryEnd = index
+            pathEnd = mark ?? index
+        }
     }
 
     /// Splits `hostAndPort` into a host (brackets kept for IPv6) and the port text

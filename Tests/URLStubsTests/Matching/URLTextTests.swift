@@ -1,0 +1,70 @@
+@testable import URLStubs
+import Testing
+
+/// The byte-level URL reading that every request and every registered stub goes
+/// through, pinned below the public API because its fast paths must agree with its
+/// general ones.
+@Suite("URL text")
+struct URLTextTests {
+    /// The parts of `text` as plain strings, `nil` when it is not an absolute URL.
+    private func parts(_ text: String) -> [String?]? {
+        URLText.split(text[...]).map { parts in
+            [String(parts.scheme), String(parts.hostAndPort), parts.hasUserInfo ? "user" : nil, String(parts.path), parts.query.map(String.init), parts.fragment.map(String.init)]
+        }
+    }
+
+    @Test("an absolute URL splits into scheme, authority, path, query and fragment at the first delimiter of each")
+    func splitsEveryPart() {
+        #expect(parts("https://u:p@api.example.com:8080/a/b?x=1?y#top?z") == ["https", "api.example.com:8080", "user", "/a/b", "x=1?y", "top?z"])
+        #expect(parts("https://api.example.com") == ["https", "api.example.com", nil, "", nil, nil])
+        #expect(parts("https://api.example.com?q") == ["https", "api.example.com", nil, "", "q", nil])
+        #expect(parts("https://api.example.com#f") == ["https", "api.example.com", nil, "", nil, "f"])
+        #expect(parts("https://a@b@host/") == ["https", "host", "user", "/", nil, nil])
+        #expect(parts("https://ünï.example/☃?é") == ["https", "ünï.example", nil, "/☃", "é", nil])
+    }
+
+    @Test("text without a scheme followed by :// is not an absolute URL", arguments: ["", ":", "a:", "a:/", "a:/b", "mailto:x@example.com", "/users/1", "api.example.com/users"])
+    func rejectsRelativeText(_ text: String) {
+        #expect(parts(text) == nil)
+    }
+
+    @Test("a URL has the same route key however its scheme, host and port are written", arguments: [
+        ("https://api.example.com/users/1?page=2", "https://api.example.com/users/1"),
+        ("HTTPS://API.Example.COM:443/users/1", "https://api.example.com/users/1"),
+        ("https://user:secret@api.example.com/users/1#x", "https://api.example.com/users/1"),
+        ("http://localhost:80", "http://localhost/"),
+        ("http://localhost:8080?q", "http://localhost:8080/"),
+        ("https://api.example.com:/a", "https://api.example.com/a"),
+    ])
+    func routeKeyIsNormalised(_ url: String, _ expected: String) throws {
+        let target = try #require(RequestTarget(absoluteString: url))
+        #expect(target.routeKey == expected)
+        let rebuilt = RequestTarget(scheme: target.scheme, host: target.host, port: target.port, path: target.path, query: target.query)
+        #expect(rebuilt.routeKey == expected)
+    }
+
+    @Test("a literal pattern and the request it names share a route key", arguments: [
+        ("https://api.example.com/users/1", "https://api.example.com/users/1?x=1"),
+        ("HTTPS://Api.Example.com:443/users/1", "https://api.example.com/users/1"),
+        ("https://api.example.com/a b", "https://api.example.com/a%20b"),
+        ("https://api.example.com", "https://api.example.com/"),
+        ("http://127.0.0.1:8080/v1/", "http://127.0.0.1:8080/v1/"),
+    ])
+    func patternAndRequestAgree(_ pattern: String, _ request: String) throws {
+        let parsed = try URLPattern(parsing: pattern)
+        let target = try #require(RequestTarget(absoluteString: request))
+        #expect(parsed.routeKey == target.routeKey)
+    }
+
+    @Test("a pattern with a template segment has no route key and parses each segment", arguments: [
+        ("https://api.example.com/users/{id}", [URLPattern.Segment.literal("users"), .parameter("id")]),
+        ("/files/*/raw/**", [.literal("files"), .wildcard, .literal("raw"), .rest]),
+        ("https://api.example.com/a%7Bb%7D/c d/", [.literal("a%7Bb%7D"), .literal("c%20d"), .literal("")]),
+    ])
+    func templatesAreSegmented(_ pattern: String, _ segments: [URLPattern.Segment]) throws {
+        let parsed = try URLPattern(parsing: pattern)
+        #expect(parsed.segments == segments)
+        let isLiteral = segments.allSatisfy { if case .literal = $0 { true } else { false } }
+        #expect((parsed.routeKey != nil) == (isLiteral && parsed.origin != nil))
+    }
+}
