@@ -97,7 +97,9 @@ extension StubRegistry {
 
     /// The scope, its enclosing scopes that are still open, and the global scope.
     static func chain(from scopeState: ScopeState, in state: State) -> [ScopeState] {
-        var chain = [scopeState]
+        var chain: [ScopeState] = []
+        chain.reserveCapacity(scopeState.ancestors.count + 2)
+        chain.append(scopeState)
         for ancestor in scopeState.ancestors {
             if let open = state.scopes[ancestor.id] {
                 chain.append(open)
