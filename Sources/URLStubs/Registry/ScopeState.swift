@@ -107,6 +107,6 @@ final class ScopeState {
 /// A request whose answer is delayed or computed, still waiting for it; the scope
 /// fails it if it ends first.
 struct InFlightRequest {
-    let delivery: Delivery
+    let pending: any PendingAnswer
     let request: RecordedRequest
 }

@@ -30,14 +30,14 @@ extension StubRegistry {
     ///
     /// Stubs are searched in the request's own scope, then in each enclosing scope,
     /// then in the global scope; in each, the newest matching stub wins. A deferred
-    /// answer is registered as in flight for `delivery`, so that the scope fails it
+    /// answer is registered as in flight for `pending`, so that the scope fails it
     /// if it ends first. Waiters that the request satisfies are woken after the
     /// lock is released.
-    func resolve(_ urlRequest: URLRequest, body: Data?, scope: StubScope?, delivery: Delivery) -> Resolution {
+    func resolve(_ urlRequest: URLRequest, body: Data?, scope: StubScope?, pending: some PendingAnswer) -> Resolution {
         let unsequenced = RecordedRequest(urlRequest: urlRequest, body: body, sequenceNumber: 0)
         var wakeUps: [(RequestWaiter, [RecordedRequest])] = []
         let resolution = state.withLock { state in
-            Self.resolve(unsequenced, scope: scope, delivery: delivery, state: &state, wakeUps: &wakeUps)
+            Self.resolve(unsequenced, scope: scope, pending: pending, state: &state, wakeUps: &wakeUps)
         }
         for (waiter, requests) in wakeUps {
             waiter.resume(with: .success(requests))
@@ -48,7 +48,7 @@ extension StubRegistry {
     private static func resolve(
         _ unsequenced: RecordedRequest,
         scope: StubScope?,
-        delivery: Delivery,
+        pending: some PendingAnswer,
         state: inout State,
         wakeUps: inout [(RequestWaiter, [RecordedRequest])]
     ) -> Resolution {
@@ -80,7 +80,7 @@ extension StubRegistry {
                 resolution = .compute(closure, request)
             }
             if resolution.isDeferred {
-                homeState.inFlight[ObjectIdentifier(delivery)] = InFlightRequest(delivery: delivery, request: request)
+                homeState.inFlight[ObjectIdentifier(pending)] = InFlightRequest(pending: pending, request: request)
             }
             return resolution
         }
@@ -89,9 +89,9 @@ extension StubRegistry {
     }
 
     /// Forgets a deferred request once it has been answered or cancelled.
-    func settle(_ delivery: Delivery, in scope: StubScope?) {
+    func settle(_ pending: some PendingAnswer, in scope: StubScope?) {
         state.withLock { state in
-            _ = state.scopes[(scope ?? .global).id]?.inFlight.removeValue(forKey: ObjectIdentifier(delivery))
+            _ = state.scopes[(scope ?? .global).id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending))
         }
     }
 

@@ -67,7 +67,7 @@ final class StubRegistry: Sendable {
         var warnings: [StubProblem] = []
         for flight in ended.inFlight.values.sorted(by: { $0.request.sequenceNumber < $1.request.sequenceNumber }) {
             let message = FailureMessages.abandoned(flight.request, in: ended.title)
-            flight.delivery.abandon(with: StubFailure.error(message, url: flight.request.url))
+            flight.pending.abandon(with: StubFailure.error(message, url: flight.request.url))
             warnings.append(StubProblem(kind: .abandonedRequest(flight.request), message: message, location: ended.location))
         }
         for waiter in ended.waiters.values {

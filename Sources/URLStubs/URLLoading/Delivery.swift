@@ -24,8 +24,9 @@ import Foundation
 /// - A suspend keeps the answer being produced; the next `startLoading()` delivers
 ///   it. A cancel ends the delivery: the producing task is cancelled, the request
 ///   leaves its scope's in-flight list, and nothing reaches the client again.
-/// - The scope ending first fails the request through ``abandon(with:)``.
-final class Delivery: Sendable {
+/// - The scope ending first fails the request through ``abandon(with:)`` (see
+///   ``PendingAnswer``).
+final class Delivery: PendingAnswer {
     /// Where the delivery is.
     enum Phase {
         /// Created; `startLoading()` was not called yet.
@@ -99,7 +100,7 @@ final class Delivery: Sendable {
     /// late answer.
     private func resolve(for urlProtocol: StubURLProtocol) {
         let request = urlProtocol.request
-        let resolution = StubRegistry.shared.resolve(request, body: RequestBody.read(from: request), scope: scope, delivery: self)
+        let resolution = StubRegistry.shared.resolve(request, body: RequestBody.read(from: request), scope: scope, pending: self)
         let answer: Answer
         switch resolution {
         case let .fail(error):
@@ -120,7 +121,7 @@ final class Delivery: Sendable {
         let clientThread = ClientThread.current(task: urlProtocol.task)
         let scope = self.scope
         let work = Task { [self] in
-            guard let answer = await Self.produce(resolution, in: scope) else { return }
+            guard let answer = await Answer.produce(resolution, in: scope) else { return }
             complete(with: answer, cancellingWork: false)
         }
         let readyAnswer = state.withLock { state -> Answer? in
@@ -142,34 +143,6 @@ final class Delivery: Sendable {
         if let readyAnswer {
             deliver(readyAnswer, from: urlProtocol, settling: true)
         }
-    }
-
-    /// Produces a late answer, or returns `nil` when cancelled (by a stop or the
-    /// scope's end, which answer the request themselves).
-    private static func produce(_ resolution: StubRegistry.Resolution, in scope: StubScope?) async -> Answer? {
-        switch resolution {
-        case let .respond(response, request):
-            guard await sleep(response.delay) else { return nil }
-            return Answer(response, for: request)
-        case let .compute(respond, request):
-            do {
-                // The closure runs in the request's scope, so requests it makes are
-                // answered there too.
-                let response = try await StubScope.currentBinding.withValue(scope) { try await respond(request) }
-                guard await sleep(response.delay) else { return nil }
-                return Answer(response, for: request)
-            } catch {
-                return Task.isCancelled ? nil : .failure(error)
-            }
-        case let .fail(error):
-            return .failure(error)
-        }
-    }
-
-    /// Waits `delay`; returns `false` when cancelled first.
-    private static func sleep(_ delay: Duration?) async -> Bool {
-        guard let delay else { return !Task.isCancelled }
-        return (try? await Task.sleep(for: delay)) != nil
     }
 
     /// What happens after an answer was recorded.

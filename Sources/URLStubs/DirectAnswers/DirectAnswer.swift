@@ -1,0 +1,126 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// One request a scope answers itself, without `URLSession`: the direct
+/// counterpart of ``Delivery``.
+///
+/// The request is resolved by the same registry call as a request loaded through
+/// ``StubURLProtocol`` (logged, matched, a use of its stub taken, in one critical
+/// section), and its answer is the same ``Answer``, turned into what
+/// `URLSession.data(for:)` returns or throws. A fixed answer is returned at once; a
+/// delayed or computed one is produced by a task of its own and returned by
+/// whichever comes first:
+///
+/// ```
+///   waiting ──answer produced──────────────▶ answered
+///      ├──── caller's task cancelled ──────▶ answered: URLError(.cancelled)
+///      └──── scope ended (abandon) ────────▶ answered: the scope's failure
+/// ```
+///
+/// The loser is dropped, and the producing task is cancelled unless it finished.
+final class DirectAnswer: PendingAnswer {
+    private enum Phase {
+        /// Waiting; the continuation is set once the caller suspends.
+        case waiting(CheckedContinuation<Answer, Never>?, work: Task<Void, Never>?)
+        /// Answered before the caller suspended.
+        case answered(Answer)
+        /// The answer was handed to the caller.
+        case finished
+    }
+
+    private let state = Locked(Phase.waiting(nil, work: nil))
+    /// The scope the request was made in.
+    let scope: StubScope
+
+    private init(scope: StubScope) {
+        self.scope = scope
+    }
+
+    /// Answers `request` (whose body is `body`) in `scope`: returns the body and
+    /// response a stubbed `URLSession` would, or throws its error.
+    static func answer(_ request: URLRequest, body: Data?, in scope: StubScope) async throws -> (Data, URLResponse) {
+        guard !Task.isCancelled else {
+            // A cancelled URLSession task never reaches its protocol: not a request.
+            throw cancellation(of: request)
+        }
+        let pending = DirectAnswer(scope: scope)
+        let resolution = StubRegistry.shared.resolve(request, body: body, scope: scope, pending: pending)
+        switch resolution {
+        case let .fail(error):
+            throw error
+        case let .respond(response, recorded) where response.delay == nil:
+            return try Answer(response, for: recorded).result()
+        case .respond, .compute:
+            return try await pending.produce(resolution, for: request).result()
+        }
+    }
+
+    /// Produces a delayed or computed answer, or the failure that overtakes it.
+    private func produce(_ resolution: StubRegistry.Resolution, for request: URLRequest) async -> Answer {
+        let scope = self.scope
+        let work = Task { [self] in
+            guard let answer = await Answer.produce(resolution, in: scope) else { return }
+            StubRegistry.shared.settle(self, in: scope)
+            finish(with: answer)
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { phase -> Answer? in
+                    switch phase {
+                    case .waiting:
+                        phase = .waiting(continuation, work: work)
+                        return nil
+                    case let .answered(answer):
+                        phase = .finished
+                        return answer
+                    case .finished:
+                        return nil // Unreachable: only a waiting caller finishes.
+                    }
+                }
+                if let ready {
+                    work.cancel()
+                    continuation.resume(returning: ready)
+                }
+            }
+        } onCancel: {
+            StubRegistry.shared.settle(self, in: scope)
+            finish(with: .failure(Self.cancellation(of: request)))
+        }
+    }
+
+    /// Fails the request with `error` because its scope ended first.
+    func abandon(with error: URLError) {
+        finish(with: .failure(error))
+    }
+
+    /// Answers with `answer` unless the request was answered already, and cancels
+    /// the producing task.
+    private func finish(with answer: Answer) {
+        let waiter = state.withLock { phase -> (CheckedContinuation<Answer, Never>, Task<Void, Never>?)? in
+            switch phase {
+            case let .waiting(continuation?, work):
+                phase = .finished
+                return (continuation, work)
+            case .waiting(nil, _):
+                phase = .answered(answer)
+                return nil
+            case .answered, .finished:
+                return nil
+            }
+        }
+        guard let (continuation, work) = waiter else { return }
+        work?.cancel()
+        continuation.resume(returning: answer)
+    }
+
+    /// The error `URLSession` fails a cancelled request with.
+    static func cancellation(of request: URLRequest) -> URLError {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: "cancelled"]
+        if let url = request.url {
+            info[NSURLErrorFailingURLErrorKey] = url
+        }
+        return URLError(.cancelled, userInfo: info)
+    }
+}
