@@ -131,7 +131,7 @@ struct DirectAnswerTests {
             try await withStubScope { scope in
                 await scope.stub(.get(url), with: .text("late").delayed(by: .seconds(30)))
                 let task = Task { [url] in try await route.data(from: url, in: scope) }
-                try await scope.waitForRequest(matching: .get(url), timeout: .seconds(10))
+                _ = try await scope.waitForRequest(matching: .get(url), timeout: .seconds(10))
                 #expect(inFlightCount(in: scope) == 1)
                 task.cancel()
                 let result = await task.result
@@ -168,7 +168,7 @@ struct DirectAnswerTests {
                 await scope.stub(.get(url), with: .text("never").delayed(by: .seconds(30)))
                 let task = Task { [url] in try await route.data(from: url, in: scope) }
                 pending.withLock { $0 = task }
-                try await scope.waitForRequest(matching: .get(url), timeout: .seconds(10))
+                _ = try await scope.waitForRequest(matching: .get(url), timeout: .seconds(10))
             }
             let task = try #require(pending.withLock { $0 })
             summaries.append(summary(await task.result.error))
