@@ -40,6 +40,17 @@ struct StubbedTestTraitTests {
         #expect(try await getText("https://api.example.com/b") == "trait b")
     }
 
+    @Test("the test's scope answers directly, with the trait's baseline stubs, and its log shows the request", .stubbed { scope in
+        await scope.stub(.get("https://api.example.com/users/{id}"), with: .json(UserClient.User(id: 3, name: "Baseline")))
+    })
+    func currentTestAnswersDirectly() async throws {
+        let scope = StubScope.currentTest()
+        let (data, response) = try await scope.data(from: URL(string: "https://api.example.com/users/3")!)
+        #expect(HTTPURLResponse.status(of: response) == 200)
+        #expect(try JSONDecoder().decode(UserClient.User.self, from: data) == UserClient.User(id: 3, name: "Baseline"))
+        #expect(await scope.requests.map(\.pathParameters) == [["id": "3"]])
+    }
+
     @Test("StubScope.currentTest() outside any scope records an issue that says how to open one")
     func currentTestOutsideAScope() async throws {
         await withKnownIssue {
