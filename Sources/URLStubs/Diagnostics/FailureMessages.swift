@@ -56,6 +56,24 @@ enum FailureMessages {
         "URLStubs: the stub \(stub.summary) matches \(request) but cannot answer it: \(reason)."
     }
 
+    static func overLimit(_ request: RecordedRequest, stub: StubEntry) -> String {
+        let allowed = stub.expectation.maximum ?? 0
+        let requests = allowed == 1 ? "1 request" : "\(allowed) requests"
+        return "URLStubs: \(request) was refused: the stub \(stub.summary) allows \(requests) and this is the \(ordinal(stub.hits + stub.violations)); no other stub matches it."
+    }
+
+    /// `number` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 21st.
+    static func ordinal(_ number: Int) -> String {
+        let suffix = switch (number % 10, number % 100) {
+        case (_, 11...13): "th"
+        case (1, _): "st"
+        case (2, _): "nd"
+        case (3, _): "rd"
+        default: "th"
+        }
+        return "\(number)\(suffix)"
+    }
+
     static func forbidden(_ request: RecordedRequest, stub: StubEntry) -> String {
         "URLStubs: \(request) matches the stub \(stub.summary), which expects no requests."
     }

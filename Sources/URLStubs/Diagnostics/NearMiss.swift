@@ -6,25 +6,14 @@ public struct NearMiss: Sendable, Hashable {
     public let location: StubSourceLocation
     /// The scope the stub belongs to.
     public let scope: StubScope
-    /// Every way in which the request differed from the stub's pattern; empty when
-    /// the pattern matched but the stub had used up its allowed requests.
+    /// Every way in which the request differed from the stub's pattern.
     public let mismatches: [RequestMismatch]
-    /// Whether the stub had already answered every request its expectation allows.
-    public let isUsedUp: Bool
-    /// How many requests the stub's expectation allows, when it sets a limit.
-    public let allowedRequests: Int?
 }
 
 extension NearMiss: CustomStringConvertible {
     /// The near miss written as its stub, location and differences, one per line.
     public var description: String {
-        var lines = ["\(stub) (registered at \(location))"]
-        if isUsedUp {
-            let allowed = allowedRequests.map { $0 == 1 ? "the 1 request" : "all \($0) requests" } ?? "all the requests"
-            lines.append("- the pattern matches, but the stub has answered \(allowed) it allows")
-        }
-        lines += mismatches.map { "- \($0)" }
-        return lines.joined(separator: "\n")
+        (["\(stub) (registered at \(location))"] + mismatches.map { "- \($0)" }).joined(separator: "\n")
     }
 }
 

@@ -85,7 +85,26 @@ extension StubRegistry {
             return resolution
         }
         log(request, in: chain, isUnscoped: scope == nil, wakeUps: &wakeUps)
+        if let usedUp = usedUpMatch(for: request, in: chain) {
+            // Over the stub's limit: the stub explains the failure, and the scope's
+            // end reports its expectation as unmet, at the stub's line.
+            usedUp.violations += 1
+            return .fail(StubFailure.error(FailureMessages.overLimit(request, stub: usedUp), url: request.url))
+        }
         return .fail(unmatched(request, in: homeState, chain: chain, isUnscoped: scope == nil))
+    }
+
+    /// The newest stub of `chain`, nearest scope first, that matches `request` but
+    /// has answered every request its expectation allows.
+    private static func usedUpMatch(for request: RecordedRequest, in chain: [ScopeState]) -> StubEntry? {
+        for member in chain {
+            for entry in member.entries.reversed() where entry.isUsedUp {
+                if entry.pattern.evaluate(request, exhaustive: false).isMatch {
+                    return entry
+                }
+            }
+        }
+        return nil
     }
 
     /// Forgets a deferred request once it has been answered or cancelled.
@@ -140,9 +159,7 @@ extension StubRegistry {
                     stub: entry.pattern.description,
                     location: entry.location,
                     scope: member.scope,
-                    mismatches: evaluation.mismatches,
-                    isUsedUp: evaluation.isMatch && entry.isUsedUp,
-                    allowedRequests: entry.expectation.maximum
+                    mismatches: evaluation.mismatches
                 )
                 candidates.append((miss, entry.id))
             }

@@ -40,8 +40,34 @@ struct ExpectationTests {
             }
         }
         #expect(answered.value == 1)
-        #expect(messages.count == 299)
-        #expect(messages.allSatisfy { $0.contains("- the pattern matches, but the stub has answered the 1 request it allows") })
+        #expect(messages == ["The stub GET https://api.example.com/ticket expected exactly 1 request but was requested 300 times."])
+    }
+
+    @Test("a request over a stub's limit fails naming the stub, its line, its limit and the count, and the stub's expectation is reported at its line", arguments: [
+        (StubExpectation.once, 2, "allows 1 request and this is the 2nd", "expected exactly 1 request but was requested 2 times."),
+        (.atMost(2), 3, "allows 2 requests and this is the 3rd", "expected at most 2 requests but was requested 3 times."),
+        (.exactly(3), 5, "allows 3 requests and this is the 5th", "expected exactly 3 requests but was requested 5 times."),
+    ])
+    func overLimit(expectation: StubExpectation, made: Int, refusal: String, report: String) async throws {
+        let line = #line + 2
+        var errors: [String] = []
+        let scopeError = await #expect(throws: StubVerificationError.self) {
+            try await withStubScope { scope in
+                await scope.stub(.get("https://api.example.com/limited"), with: .status(200), times: expectation)
+                for _ in 0..<made {
+                    do {
+                        _ = try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/limited")!)
+                    } catch {
+                        errors.append(error.localizedDescription)
+                    }
+                }
+            }
+        }
+        let stub = "GET https://api.example.com/limited (registered at URLStubsTests/ExpectationTests.swift:\(line))"
+        #expect(errors.last == "URLStubs: GET https://api.example.com/limited was refused: the stub \(stub) \(refusal); no other stub matches it.")
+        #expect(errors.count == made - (expectation.maximum ?? 0))
+        #expect(scopeError?.problems.map(\.message) == ["The stub GET https://api.example.com/limited " + report])
+        #expect(scopeError?.problems.map { $0.location?.line } == [line])
     }
 
     @Test("times: .exactly(n) answers n requests, then falls through to older stubs")
@@ -92,8 +118,7 @@ struct ExpectationTests {
             for _ in 0..<3 { codes.append(await status("https://api.example.com/m")) }
             #expect(codes == [200, 200, -1])
         }
-        #expect(messages.count == 1)
-        #expect(messages.first?.hasPrefix("URLStubs: no stub matches GET https://api.example.com/m") == true)
+        #expect(messages == ["The stub GET https://api.example.com/m expected at most 2 requests but was requested 3 times."])
     }
 
     @Test("a request matching a times: .never stub fails at once and is reported")
