@@ -169,7 +169,10 @@ extension StubRegistry {
             ? FailureMessages.noScope(request, nearMisses: nearMisses)
             : FailureMessages.unmatched(request, in: home.title, nearMisses: nearMisses, stubCount: candidates.count)
         if !isUnscoped {
-            home.problems.append(StubProblem(kind: .unmatchedRequest(request, nearMisses: nearMisses), message: message, location: home.location))
+            // Where the scope was opened; for a scope opened without a location (an
+            // XCTest method's), the nearest stub, else the scope's first stub.
+            let location = home.location ?? nearMisses.first?.location ?? home.entries.first?.location
+            home.problems.append(StubProblem(kind: .unmatchedRequest(request, nearMisses: nearMisses), message: message, location: location))
         }
         return StubFailure.error(message, url: request.url)
     }

@@ -43,7 +43,7 @@ final class StubRegistry: Sendable {
     }
 
     /// Opens a new scope inside `parent` (or at the top when `parent` is nil).
-    func openScope(name: String?, parent: StubScope?, location: StubSourceLocation) -> (StubScope, title: String) {
+    func openScope(name: String?, parent: StubScope?, location: StubSourceLocation?) -> (StubScope, title: String) {
         StubInterception.prepare()
         return state.withLock { state in
             let scope = StubScope(id: state.nextScopeID)

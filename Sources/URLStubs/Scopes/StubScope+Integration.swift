@@ -39,7 +39,7 @@ extension StubScope {
 
     /// Opens a new top-level scope that the caller must end with
     /// ``closeDetachedScope(_:)``.
-    public static func openDetachedScope(name: String?, location: StubSourceLocation) -> StubScope {
+    public static func openDetachedScope(name: String?, location: StubSourceLocation?) -> StubScope {
         StubRegistry.shared.openScope(name: name, parent: nil, location: location).0
     }
 

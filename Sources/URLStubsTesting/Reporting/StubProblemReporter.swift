@@ -11,22 +11,25 @@ import XCTest
 /// is recorded as a failure of the running test case.
 enum StubProblemReporter {
     /// Reports every problem of `problems`, each at its own source location, or at
-    /// `fallback` when it has none; warnings do not fail the test.
+    /// `fallback` when it has none (with neither, XCTest attributes the failure to
+    /// the running test method); warnings do not fail the test.
     ///
     /// - Parameter testCase: The XCTest test case to record failures on when Swift
     ///   Testing is not running; `nil` records them on the current XCTest test.
     static func report(
         _ problems: [StubProblem],
-        fallback: StubSourceLocation,
+        fallback: StubSourceLocation?,
         testCase: XCTestCase? = nil
     ) {
         for problem in problems {
             let location = problem.location ?? fallback
-            if Test.current != nil {
+            if Test.current != nil, let location {
                 Issue.record(Comment(rawValue: problem.message), severity: problem.isWarning ? .warning : .error, sourceLocation: location.swiftTesting)
+            } else if Test.current != nil {
+                Issue.record(Comment(rawValue: problem.message), severity: problem.isWarning ? .warning : .error)
             } else if problem.isWarning {
                 // XCTest has no warnings: say it without failing the test.
-                print("URLStubs warning: \(problem.message) (at \(location))")
+                print("URLStubs warning: \(problem.message)" + (location.map { " (at \($0))" } ?? ""))
             } else {
                 recordXCTestFailure(problem.message, at: location, on: testCase)
             }
@@ -42,16 +45,21 @@ enum StubProblemReporter {
         }
     }
 
-    private static func recordXCTestFailure(_ message: String, at location: StubSourceLocation, on testCase: XCTestCase?) {
+    private static func recordXCTestFailure(_ message: String, at location: StubSourceLocation?, on testCase: XCTestCase?) {
         guard let testCase else {
-            XCTFail("\(message) (at \(location))")
+            XCTFail(message + (location.map { " (at \($0))" } ?? ""))
             return
         }
         #if canImport(Darwin)
-        let context = XCTSourceCodeContext(location: XCTSourceCodeLocation(filePath: location.filePath, lineNumber: location.line))
-        testCase.record(XCTIssue(type: .assertionFailure, compactDescription: message, sourceCodeContext: context))
+        if let location {
+            let context = XCTSourceCodeContext(location: XCTSourceCodeLocation(filePath: location.filePath, lineNumber: location.line))
+            testCase.record(XCTIssue(type: .assertionFailure, compactDescription: message, sourceCodeContext: context))
+        } else {
+            testCase.record(XCTIssue(type: .assertionFailure, compactDescription: message))
+        }
         #else
-        testCase.recordFailure(withDescription: message, inFile: location.filePath, atLine: location.line, expected: true)
+        // Linux's XCTest needs a file and line; with none known, name the test.
+        testCase.recordFailure(withDescription: message, inFile: location?.filePath ?? testCase.name, atLine: location?.line ?? 0, expected: true)
         #endif
     }
 }

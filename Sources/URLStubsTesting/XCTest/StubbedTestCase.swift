@@ -30,13 +30,14 @@ open class StubbedTestCase: XCTestCase {
     /// Runs the test method inside a fresh stub scope and reports the scope's
     /// problems when it ends.
     override open func invokeTest() {
-        let location = StubSourceLocation(fileID: "\(type(of: self))", filePath: "\(type(of: self))", line: 0, column: 0)
-        let opened = StubScope.openDetachedScope(name: name, location: location)
+        // XCTest does not say where a test method is written: problems are reported
+        // at the stub they concern (or, for an unmatched request, the nearest stub).
+        let opened = StubScope.openDetachedScope(name: name, location: nil)
         stubScope = opened
         StubScope.withBinding(opened) {
             super.invokeTest()
         }
         let problems = StubScope.closeDetachedScope(opened)
-        StubProblemReporter.report(problems, fallback: location, testCase: self)
+        StubProblemReporter.report(problems, fallback: nil, testCase: self)
     }
 }

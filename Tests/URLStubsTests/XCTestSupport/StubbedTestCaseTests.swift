@@ -78,6 +78,10 @@ final class StubbedTestCaseFailureTests: StubbedTestCase {
         case _ where name.contains("testUnmatchedRequestFailsThisTest"):
             XCTAssertEqual(failures.count, 1)
             XCTAssertTrue(failures.first?.description.hasPrefix("URLStubs: no stub matches GET https://api.example.com/unstubbed in scope #") == true)
+        case _ where name.contains("testUnmatchedRequestIsRecordedAtTheNearestStub"):
+            XCTAssertEqual(failures.map(\.file), [#filePath])
+            XCTAssertEqual(failures.map(\.line), [registrationLine.value])
+            XCTAssertTrue(failures.first?.description.contains("no stub matches POST https://api.example.com/users") == true)
         case _ where name.contains("testUnmetExpectationFailsAtTheRegistration"):
             XCTAssertEqual(failures, [Failure(
                 description: "The stub GET https://api.example.com/twice expected exactly 2 requests but was requested 0 times.",
@@ -91,6 +95,14 @@ final class StubbedTestCaseFailureTests: StubbedTestCase {
 
     func testUnmatchedRequestFailsThisTest() async {
         _ = try? await getText("https://api.example.com/unstubbed")
+    }
+
+    func testUnmatchedRequestIsRecordedAtTheNearestStub() async {
+        let stub = await stubScope.stub(.get("https://api.example.com/users"), with: .status(200))
+        registrationLine.value = stub.location.line
+        var request = URLRequest(url: URL(string: "https://api.example.com/users")!)
+        request.httpMethod = "POST"
+        _ = try? await URLSession.stubbed.data(for: request)
     }
 
     func testUnmetExpectationFailsAtTheRegistration() async {
