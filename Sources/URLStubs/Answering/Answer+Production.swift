@@ -31,6 +31,6 @@ extension Answer {
     /// Waits `delay`; returns `false` when cancelled first.
     private static func sleep(_ delay: Duration?) async -> Bool {
         guard let delay else { return !Task.isCancelled }
-        return (try? await Task.sleep(for: delay)) != nil
+        return await sleepUnlessCancelled(for: delay)
     }
 }

@@ -78,6 +78,10 @@ enum FailureMessages {
         "URLStubs: \(request) matches the stub \(stub.summary), which expects no requests."
     }
 
+    static func noURL(_ request: URLRequest) -> String {
+        "URLStubs: a \(request.httpMethod ?? "GET") request with no URL cannot be answered; set the request's url before sending it."
+    }
+
     static func unsupportedTask(_ request: URLRequest, kind: String) -> String {
         "URLStubs: \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?") was made with a \(kind), which Foundation on Linux cannot complete through a URL protocol; use data(for:) or a data task instead."
     }

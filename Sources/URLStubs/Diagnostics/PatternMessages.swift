@@ -17,7 +17,7 @@ enum PatternMessages {
     }
 
     static func invalidScheme(_ source: String, scheme: Substring) -> String {
-        "\"\(source)\" has an invalid scheme \"\(scheme)\": a scheme is a letter followed by letters, digits, +, - or ."
+        "\"\(source)\" has an invalid scheme \"\(scheme)\": a scheme is a letter followed by letters, digits, \"+\", \"-\" or \".\""
     }
 
     static func fragment(_ source: String) -> String {

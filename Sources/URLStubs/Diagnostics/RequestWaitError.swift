@@ -6,6 +6,8 @@ public enum RequestWaitError: Error, Sendable, CustomStringConvertible {
     case scopeEnded(scope: String, pattern: String)
     /// The waiting task was cancelled.
     case cancelled(pattern: String)
+    /// The timeout was negative, so there was nothing to wait for.
+    case negativeTimeout(pattern: String, timeout: Duration)
 
     /// A sentence saying what was awaited and why the wait ended.
     public var description: String {
@@ -18,6 +20,8 @@ public enum RequestWaitError: Error, Sendable, CustomStringConvertible {
             return "URLStubs: \(scope) ended while waiting for a request matching \(pattern)."
         case let .cancelled(pattern):
             return "URLStubs: the wait for a request matching \(pattern) was cancelled."
+        case let .negativeTimeout(pattern, timeout):
+            return "URLStubs: cannot wait for a request matching \(pattern) with a negative timeout (\(timeout)); pass .zero to check without waiting."
         }
     }
 }

@@ -34,6 +34,10 @@ extension StubRegistry {
     /// if it ends first. Waiters that the request satisfies are woken after the
     /// lock is released.
     func resolve(_ urlRequest: URLRequest, body: Data?, scope: StubScope?, pending: some PendingAnswer) -> Resolution {
+        guard urlRequest.url != nil else {
+            // Nothing to match or log: no stub may answer a request for nothing.
+            return .fail(StubFailure.error(FailureMessages.noURL(urlRequest), url: nil))
+        }
         let unsequenced = RecordedRequest(urlRequest: urlRequest, body: body, sequenceNumber: 0)
         var wakeUps: [(RequestWaiter, [RecordedRequest])] = []
         let resolution = state.withLock { state in

@@ -40,6 +40,9 @@ extension StubRegistry {
     /// Returns the first `count` requests of `scope` that match `pattern`, waiting
     /// for them for at most `timeout`.
     func waitForRequests(matching pattern: RequestPattern, count: Int, in scope: StubScope, timeout: Duration) async throws -> [RecordedRequest] {
+        guard timeout >= .zero else {
+            throw RequestWaitError.negativeTimeout(pattern: pattern.description, timeout: timeout)
+        }
         let id = state.withLock { state in
             defer { state.nextWaiterID += 1 }
             return state.nextWaiterID
@@ -64,7 +67,7 @@ extension StubRegistry {
                     continuation.resume(returning: requests)
                 case let .waiting(waiter):
                     let timer = Task {
-                        guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                        guard await sleepUnlessCancelled(for: timeout) else { return }
                         self.endWait(id, in: scope) { scopeState, waiter in
                             RequestWaitError.timedOut(
                                 pattern: pattern.description,

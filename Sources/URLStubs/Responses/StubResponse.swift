@@ -115,7 +115,8 @@ public struct StubResponse: Sendable {
     /// The same response, answered after waiting `delay`.
     ///
     /// The wait does not block any thread, and cancelling the request ends it at
-    /// once. A negative delay is treated as zero.
+    /// once. A negative delay is treated as zero; a delay of any length is
+    /// accepted, so `.seconds(.max)` makes a response that never comes.
     public func delayed(by delay: Duration) -> StubResponse {
         var copy = self
         copy.delay = delay > .zero ? delay : nil
