@@ -8,7 +8,7 @@ import Testing
 /// The routing Apple platforms rely on, driven here the way CFNetwork calls a URL
 /// protocol: the scope is captured at "resume" and read back from the task on
 /// threads where the caller's task-locals are not visible.
-@Suite("Routing by task, as on Apple platforms")
+@Suite("Routing by task, as on Apple platforms", .timeLimit(.minutes(1)))
 struct AppleRoutingTests {
     let driver = CFNetworkLikeDriver.shared
 

@@ -8,7 +8,7 @@ import Testing
 /// Direct answers (`scope.data(for:)`) and a stubbed `URLSession` must be
 /// interchangeable: for every case below, the same stubs give the same responses,
 /// errors, stub uses, request log and end-of-scope report through both.
-@Suite("Direct answers agree with URLSession")
+@Suite("Direct answers agree with URLSession", .timeLimit(.minutes(1)))
 struct DirectAnswerAgreementTests {
     /// How a case's requests are made.
     enum Route: String, CaseIterable {

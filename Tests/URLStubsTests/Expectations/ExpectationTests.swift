@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import URLStubs
 
-@Suite("Expectations")
+@Suite("Expectations", .timeLimit(.minutes(1)))
 struct ExpectationTests {
     /// Runs `body` in a scope and returns the messages of the problems it ended with.
     private func problems(_ body: (StubScope) async throws -> Void) async throws -> [String] {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import URLStubs
 
-@Suite("Near-miss reports")
+@Suite("Near-miss reports", .timeLimit(.minutes(1)))
 struct NearMissReportTests {
     /// The message of the URLError `request` fails with in a scope prepared by `setup`.
     private func failureMessage(

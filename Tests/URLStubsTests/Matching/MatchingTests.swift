@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import URLStubs
 
-@Suite("Matching")
+@Suite("Matching", .timeLimit(.minutes(1)))
 struct MatchingTests {
     /// Sends `method url` with `headers` and `body`; returns the body text, or the
     /// error code as text when the request fails.

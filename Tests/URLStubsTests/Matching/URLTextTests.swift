@@ -4,7 +4,7 @@ import Testing
 /// The byte-level URL reading that every request and every registered stub goes
 /// through, pinned below the public API because its fast paths must agree with its
 /// general ones.
-@Suite("URL text")
+@Suite("URL text", .timeLimit(.minutes(1)))
 struct URLTextTests {
     /// The parts of `text` as plain strings, `nil` when it is not an absolute URL.
     private func parts(_ text: String) -> [String?]? {

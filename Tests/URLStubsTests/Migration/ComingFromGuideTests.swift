@@ -4,7 +4,7 @@ import Testing
 /// Keeps Documentation/ComingFrom.md and ComingFromTests.swift in step: every
 /// "after" block of the guide is a snippet of the test file, line for line, and
 /// every snippet of the test file is in the guide.
-@Suite("The migration guide")
+@Suite("The migration guide", .timeLimit(.minutes(1)))
 struct ComingFromGuideTests {
     /// The repository's root, found from this file's path.
     private static let root = URL(fileURLWithPath: #filePath)

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import URLStubs
 
-@Suite("Responses")
+@Suite("Responses", .timeLimit(.minutes(1)))
 struct ResponseTests {
     struct Teapot: Error, Equatable {}
 

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import URLStubs
 
-@Suite("Global scope and unscoped requests")
+@Suite("Global scope and unscoped requests", .timeLimit(.minutes(1)))
 struct GlobalScopeTests {
     @Test("a detached task is answered by a global stub")
     func detachedTaskUsesGlobalStub() async throws {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import URLStubs
 
-@Suite("Nested scopes")
+@Suite("Nested scopes", .timeLimit(.minutes(1)))
 struct NestedScopeTests {
     @Test("a nested scope sees its enclosing scope's stubs, and its own stubs win")
     func innerSeesOuterAndWins() async throws {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import URLStubs
 
-@Suite("Parallel isolation")
+@Suite("Parallel isolation", .timeLimit(.minutes(1)))
 struct ParallelIsolationTests {
     static let sharedURL = URL(string: "https://api.example.com/profile")!
 

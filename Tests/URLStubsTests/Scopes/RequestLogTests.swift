@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import URLStubs
 
-@Suite("Request log")
+@Suite("Request log", .timeLimit(.minutes(1)))
 struct RequestLogTests {
     @Test("a JSON POST body is recorded and decodes to what was sent")
     func postBodyIsRecorded() async throws {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import URLStubs
 
-@Suite("Unmatched requests")
+@Suite("Unmatched requests", .timeLimit(.minutes(1)))
 struct UnmatchedRequestTests {
     struct BodyError: Error, Equatable {}
 

@@ -16,7 +16,7 @@ private func underStubbedTrait(
     try await trait.provideScope(for: test, testCase: Test.Case.current, performing: body)
 }
 
-@Suite("Issues are attributed to the test that owned the scope")
+@Suite("Issues are attributed to the test that owned the scope", .timeLimit(.minutes(1)))
 struct IssueAttributionTests {
     @Test("an unmatched request becomes an issue of this test, located at the test declaration")
     func unmatchedRequestIsAnIssueOfThisTest() async throws {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import URLStubsTesting
 
-@Suite("The .stubbed trait on a test")
+@Suite("The .stubbed trait on a test", .timeLimit(.minutes(1)))
 struct StubbedTestTraitTests {
     @Test("a test under .stubbed runs in a fresh scope that StubScope.currentTest() returns", .stubbed)
     func testRunsInAScope() async throws {
@@ -63,7 +63,7 @@ struct StubbedTestTraitTests {
     }
 }
 
-@Suite("The .stubbed trait on a suite", .stubbed { scope in
+@Suite("The .stubbed trait on a suite", .timeLimit(.minutes(1)), .stubbed { scope in
     await scope.stub(.get("https://api.example.com/config"), with: .text("baseline config"))
     await scope.stub(.get("https://api.example.com/flags"), with: .text("baseline flags"))
     await scope.stub(.get("https://api.example.com/which-scope"), with: .text(scope.description))

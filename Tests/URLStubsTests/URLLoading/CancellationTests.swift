@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import URLStubs
 
-@Suite("Cancellation and scope end")
+@Suite("Cancellation and scope end", .timeLimit(.minutes(1)))
 struct CancellationTests {
     @Test("cancelling the calling task cancels a delayed request promptly with URLError.cancelled")
     func cancellingTheCallerCancelsTheRequest() async throws {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import URLStubs
 
-@Suite("Completion-handler API")
+@Suite("Completion-handler API", .timeLimit(.minutes(1)))
 struct CompletionHandlerTests {
     @Test("a completion-handler data task receives the stub's data and response")
     func dataTaskReceivesTheStub() async throws {

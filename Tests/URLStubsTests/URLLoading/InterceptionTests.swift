@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import URLStubs
 
-@Suite("Intercepting sessions you do not build")
+@Suite("Intercepting sessions you do not build", .timeLimit(.minutes(1)))
 struct InterceptionTests {
     #if canImport(FoundationNetworking)
     @Test("on Linux, intercepting URLSession.shared throws an error that says why and what to do")

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 @_spi(Integration) @testable import URLStubs
 
-@Suite("The synchronous bridge")
+@Suite("The synchronous bridge", .timeLimit(.minutes(1)))
 struct SynchronousBridgeTests {
     let driver = CFNetworkLikeDriver.shared
 

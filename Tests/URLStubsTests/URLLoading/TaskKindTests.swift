@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import URLStubs
 
-@Suite("Task kinds")
+@Suite("Task kinds", .timeLimit(.minutes(1)))
 struct TaskKindTests {
     #if canImport(FoundationNetworking)
     @Test("a download task fails with a clear error instead of crashing Foundation on Linux")
