@@ -14,4 +14,6 @@ enum MeasurementKind: String, CaseIterable, Sendable {
     case matching
     /// Resident memory before and after many scopes.
     case memory
+    /// Isolation under churn, cancellation storms, scope end under load, memory after cancels.
+    case stress
 }

@@ -1,0 +1,75 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import URLStubs
+
+/// Ends a scope while many of its requests wait for a response that would come
+/// much later, and times how long each request takes to fail after the scope ended.
+enum ScopeEndInFlight {
+    /// What one round saw.
+    struct Outcome {
+        /// Milliseconds from the scope's end to each request's failure.
+        var failureDelays: [Double] = []
+        /// Requests that did not fail with the scope's error.
+        var wrongEndings = 0
+    }
+
+    /// Starts `count` requests in a scope, waits until all are in flight, ends the
+    /// scope and collects how each ended.
+    static func run(count: Int) async -> Outcome {
+        let request = BenchmarkFixtures.request(BenchmarkFixtures.sharedURL)
+        let ended = EndInstant()
+        var tasks: [Task<(ContinuousClock.Instant, Bool), Never>] = []
+        _ = try? await withStubScope("scope end with \(count) in flight") { scope in
+            await scope.stub(.get(BenchmarkFixtures.sharedURL.absoluteString), with: .data(BenchmarkFixtures.baselineBody).delayed(by: .seconds(600)))
+            for _ in 0..<count {
+                tasks.append(Task {
+                    do {
+                        _ = try await BenchmarkFixtures.stubbedSession.data(for: request)
+                        return (ContinuousClock.now, false)
+                    } catch let error as URLError {
+                        return (ContinuousClock.now, error.code == .resourceUnavailable)
+                    } catch {
+                        return (ContinuousClock.now, false)
+                    }
+                })
+            }
+            _ = try? await scope.waitForRequests(matching: .get(BenchmarkFixtures.sharedURL.absoluteString), count: count, timeout: .seconds(120))
+            ended.mark()
+        }
+        var outcome = Outcome()
+        let end = ended.instant ?? .now
+        for task in tasks {
+            let (instant, failedAsExpected) = await task.value
+            if failedAsExpected {
+                let delay = instant - end
+                outcome.failureDelays.append(Double(delay.components.seconds) * 1e3 + Double(delay.components.attoseconds) / 1e15)
+            } else {
+                outcome.wrongEndings += 1
+            }
+        }
+        return outcome
+    }
+}
+
+/// The moment a scope's body returned, recorded once.
+final class EndInstant: @unchecked Sendable {
+    // `value` is written once and read after, both under `lock`.
+    private let lock = NSLock()
+    private var value: ContinuousClock.Instant?
+
+    /// Records now.
+    func mark() {
+        lock.lock()
+        value = .now
+        lock.unlock()
+    }
+
+    /// The recorded moment.
+    var instant: ContinuousClock.Instant? {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}
