@@ -96,9 +96,11 @@ enum CancelStorm {
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = [childFlag, String(cancels)]
         let output = Pipe()
-        let lines = ChildOutput()
+        // What the child wrote, and when it last wrote.
+        let heard = LockedValue((text: Data(), at: ContinuousClock.now))
         output.fileHandleForReading.readabilityHandler = { handle in
-            lines.append(handle.availableData)
+            let chunk = handle.availableData
+            heard.withLock { $0.text.append(chunk); $0.at = .now }
         }
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -107,7 +109,7 @@ enum CancelStorm {
         } catch {
             return .crashed
         }
-        while process.isRunning, ContinuousClock.now - lines.lastHeard < watchdog {
+        while process.isRunning, ContinuousClock.now - heard.withLock({ $0.at }) < watchdog {
             try? await Task.sleep(for: .milliseconds(20))
         }
         if process.isRunning {
@@ -118,9 +120,10 @@ enum CancelStorm {
         }
         process.waitUntilExit()
         output.fileHandleForReading.readabilityHandler = nil
-        lines.append(output.fileHandleForReading.readDataToEndOfFile())
+        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        let text = heard.withLock { String(decoding: $0.text + rest, as: UTF8.self) }
         guard process.terminationReason == .exit, process.terminationStatus == 0,
-              let counts = lines.text.split(separator: "\n").compactMap({ Counts(line: String($0)) }).last
+              let counts = text.split(separator: "\n").compactMap({ Counts(line: String($0)) }).last
         else { return .crashed }
         return .finished(counts)
     }
@@ -141,7 +144,7 @@ enum CancelStorm {
             group.addTask {
                 var last = -1
                 while !Task.isCancelled {
-                    let done = progress.value
+                    let done = progress.withLock { $0 }
                     if done != last {
                         FileHandle.standardOutput.write(Data("progress \(done)\n".utf8))
                         last = done
@@ -165,7 +168,7 @@ enum CancelStorm {
     }
 
     /// The cancels the child's lanes have finished.
-    private static let progress = ProgressCount()
+    private static let progress = LockedValue(0)
 
     /// One lane of the child: one scope, `requests` racing cancels.
     private static func lane(_ lane: Int, requests: Int) async -> Counts {
@@ -202,7 +205,7 @@ enum CancelStorm {
                     if !calls.allOK { counts.wrongEndings += 1 }
                 }
                 counts.cancels += 1
-                progress.increment()
+                progress.withLock { $0 += 1 }
             }
         }
         return counts
@@ -210,100 +213,44 @@ enum CancelStorm {
 }
 
 /// Counts a completion handler's calls and lets a task wait for the first.
-final class CallCounter: @unchecked Sendable {
-    // Every field is read and written under `lock`.
-    private let lock = NSLock()
-    private var calls = 0
-    private var ok = true
-    private var waiter: CheckedContinuation<Void, Never>?
+final class CallCounter: Sendable {
+    private struct State {
+        var calls = 0
+        var ok = true
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = LockedValue(State())
 
     /// Records one call.
-    func record(ok callOK: Bool) {
-        lock.lock()
-        calls += 1
-        ok = ok && callOK
-        let waiter = self.waiter
-        self.waiter = nil
-        lock.unlock()
+    func record(ok: Bool) {
+        let waiter = state.withLock { state in
+            state.calls += 1
+            state.ok = state.ok && ok
+            defer { state.waiter = nil }
+            return state.waiter
+        }
         waiter?.resume()
     }
 
     /// The calls so far.
     var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return calls
+        state.withLock { $0.calls }
     }
 
     /// Whether every call ended with the body or a cancellation.
     var allOK: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return ok
+        state.withLock { $0.ok }
     }
 
     /// Returns once the handler has been called at least once.
     func waitForFirst() async {
         await withCheckedContinuation { continuation in
-            lock.lock()
-            if calls > 0 {
-                lock.unlock()
-                continuation.resume()
-            } else {
-                waiter = continuation
-                lock.unlock()
+            let called = state.withLock { state in
+                if state.calls == 0 { state.waiter = continuation }
+                return state.calls > 0
             }
+            if called { continuation.resume() }
         }
-    }
-}
-
-/// A count that lanes increment and the heartbeat reads.
-final class ProgressCount: @unchecked Sendable {
-    // `count` is read and written under `lock`.
-    private let lock = NSLock()
-    private var count = 0
-
-    /// Adds one.
-    func increment() {
-        lock.lock()
-        count += 1
-        lock.unlock()
-    }
-
-    /// The count now.
-    var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
-    }
-}
-
-/// What a child has written so far, and when it last wrote.
-final class ChildOutput: @unchecked Sendable {
-    // Both fields are read and written under `lock`.
-    private let lock = NSLock()
-    private var data = Data()
-    private var heard = ContinuousClock.now
-
-    /// Adds `chunk` and notes that the child was heard from now.
-    func append(_ chunk: Data) {
-        lock.lock()
-        data.append(chunk)
-        heard = .now
-        lock.unlock()
-    }
-
-    /// When the child last wrote (or was started).
-    var lastHeard: ContinuousClock.Instant {
-        lock.lock()
-        defer { lock.unlock() }
-        return heard
-    }
-
-    /// Everything written, as text.
-    var text: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: data, as: UTF8.self)
     }
 }

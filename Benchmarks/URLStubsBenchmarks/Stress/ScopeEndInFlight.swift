@@ -19,7 +19,7 @@ enum ScopeEndInFlight {
     /// scope and collects how each ended.
     static func run(count: Int) async -> Outcome {
         let request = BenchmarkFixtures.request(BenchmarkFixtures.sharedURL)
-        let ended = EndInstant()
+        let ended = LockedValue<ContinuousClock.Instant?>(nil)
         var tasks: [Task<(ContinuousClock.Instant, Bool), Never>] = []
         _ = try? await withStubScope("scope end with \(count) in flight") { scope in
             await scope.stub(.get(BenchmarkFixtures.sharedURL.absoluteString), with: .data(BenchmarkFixtures.baselineBody).delayed(by: .seconds(600)))
@@ -36,10 +36,10 @@ enum ScopeEndInFlight {
                 })
             }
             _ = try? await scope.waitForRequests(matching: .get(BenchmarkFixtures.sharedURL.absoluteString), count: count, timeout: .seconds(120))
-            ended.mark()
+            ended.withLock { $0 = .now }
         }
         var outcome = Outcome()
-        let end = ended.instant ?? .now
+        let end = ended.withLock { $0 } ?? .now
         for task in tasks {
             let (instant, failedAsExpected) = await task.value
             if failedAsExpected {
@@ -50,26 +50,5 @@ enum ScopeEndInFlight {
             }
         }
         return outcome
-    }
-}
-
-/// The moment a scope's body returned, recorded once.
-final class EndInstant: @unchecked Sendable {
-    // `value` is written once and read after, both under `lock`.
-    private let lock = NSLock()
-    private var value: ContinuousClock.Instant?
-
-    /// Records now.
-    func mark() {
-        lock.lock()
-        value = .now
-        lock.unlock()
-    }
-
-    /// The recorded moment.
-    var instant: ContinuousClock.Instant? {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
     }
 }
