@@ -34,6 +34,14 @@ final class DirectAnswer: PendingAnswer {
     /// The scope the request was made in.
     let scope: StubScope
 
+    /// The scope as the registry takes it: `nil` for the global scope, so that a
+    /// request answered by `StubScope.global` is one made outside any scope, exactly
+    /// as `URLSession` would make it there (logged in the global log, explained as
+    /// made outside a scope, computed with no scope current).
+    private var requestScope: StubScope? {
+        scope.isGlobal ? nil : scope
+    }
+
     private init(scope: StubScope) {
         self.scope = scope
     }
@@ -42,11 +50,12 @@ final class DirectAnswer: PendingAnswer {
     /// response a stubbed `URLSession` would, or throws its error.
     static func answer(_ request: URLRequest, body: Data?, in scope: StubScope) async throws -> (Data, URLResponse) {
         guard !Task.isCancelled else {
-            // A cancelled URLSession task never reaches its protocol: not a request.
+            // As URLSession.data(for:) does on Apple platforms: a caller cancelled
+            // before asking sends no request. (Foundation 6.3 on Linux still sends it.)
             throw cancellation(of: request)
         }
         let pending = DirectAnswer(scope: scope)
-        let resolution = StubRegistry.shared.resolve(request, body: body, scope: scope, pending: pending)
+        let resolution = StubRegistry.shared.resolve(request, body: body, scope: pending.requestScope, pending: pending)
         switch resolution {
         case let .fail(error):
             throw error
@@ -59,7 +68,7 @@ final class DirectAnswer: PendingAnswer {
 
     /// Produces a delayed or computed answer, or the failure that overtakes it.
     private func produce(_ resolution: StubRegistry.Resolution, for request: URLRequest) async -> Answer {
-        let scope = self.scope
+        let scope = requestScope
         let work = Task { [self] in
             guard let answer = await Answer.produce(resolution, in: scope) else { return }
             StubRegistry.shared.settle(self, in: scope)

@@ -17,8 +17,7 @@ import Foundation
 /// protocol NetworkSession: Sendable {
 ///     func data(for request: URLRequest) async throws -> (Data, URLResponse)
 /// }
-/// extension URLSession: NetworkSession {}
-/// extension StubScope: NetworkSession {}
+/// extension StubScope: NetworkSession {}   // in the test target
 ///
 /// @Test func loadsTheProfile() async throws {
 ///     try await withStubScope { scope in
@@ -34,7 +33,9 @@ extension StubScope {
     ///
     /// - Returns: The response's body and the `HTTPURLResponse`.
     /// - Throws: The stub's error, a `URLError` explaining why no stub answered, or
-    ///   `URLError(.cancelled)` when the calling task is cancelled first.
+    ///   `URLError(.cancelled)` when the calling task is cancelled, before asking
+    ///   (then no request is made, as with `URLSession` on Apple platforms) or while
+    ///   waiting for a delayed or computed answer.
     nonisolated(nonsending) public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         try await DirectAnswer.answer(request, body: RequestBody.read(from: request), in: self)
     }

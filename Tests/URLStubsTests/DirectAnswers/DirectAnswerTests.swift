@@ -177,6 +177,29 @@ struct DirectAnswerTests {
         #expect(summaries.first?.contains("was still waiting for its response when scope #N \"ending\"") == true)
     }
 
+    @Test("the global scope answers directly as URLSession answers outside any scope: same answers, same log, same waiters, same unmatched error")
+    func globalScopeAgrees() async throws {
+        let path = "/direct-global-\(UUID().uuidString)"
+        let answered = URL(string: "https://api.example.com\(path)")!
+        let unmatched = URL(string: "https://api.example.com\(path)/unstubbed")!
+        let stub = await StubScope.global.stub(.get(answered)) { _ in
+            .text("scope: \(StubScope.current?.description ?? "none")")
+        }
+        defer { Task { await stub.remove() } }
+        let waiter = Task { try await StubScope.global.waitForRequests(matching: .get(answered), count: 2, timeout: .seconds(10)) }
+        let throughSession = try await Task.detached { try await URLSession.stubbed.data(from: answered) }.value
+        let direct = try await Task.detached { try await StubScope.global.data(from: answered) }.value
+        #expect(String(decoding: throughSession.0, as: UTF8.self) == "scope: none")
+        #expect(String(decoding: direct.0, as: UTF8.self) == "scope: none")
+        #expect(try await waiter.value.count == 2)
+        #expect(await stub.hitCount == 2)
+        let sessionError = await #expect(throws: URLError.self) { try await Task.detached { try await URLSession.stubbed.data(from: unmatched) }.value }
+        let directError = await #expect(throws: URLError.self) { try await StubScope.global.data(from: unmatched) }
+        #expect(sessionError.map(summary) == directError.map(summary))
+        #expect(directError?.localizedDescription.contains("outside any stub scope") == true)
+        #expect(await StubScope.global.requests(matching: .get(unmatched)).count == 2)
+    }
+
     @Test("a computed answer runs with its scope current, so requests it makes are answered there")
     func computedAnswerRunsInScope() async throws {
         try await withStubScope { scope in
