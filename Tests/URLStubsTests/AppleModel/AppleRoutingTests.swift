@@ -98,7 +98,10 @@ struct AppleRoutingTests {
                 TaskScopes.shared.tag(task, with: nil)
                 task.cancel() // The session lets go of a task once it completes.
             }
-            try await Task.sleep(for: .milliseconds(20))
+            // Wait until the session has let go of the batch (slow under sanitizers).
+            while await withCheckedContinuation({ done in session.getAllTasks { done.resume(returning: $0.count) } }) > 0 {
+                try await Task.sleep(for: .milliseconds(5))
+            }
         }
         #expect(TaskScopes.shared.count < 4_096)
     }
