@@ -66,6 +66,25 @@ struct DeliveryStateMachineTests {
         }
     }
 
+    @Test("on a work queue, an answer ready after suspend() marked the task, before Foundation's stopLoading() for it ran, does not resume the task, and waits for loading to start again")
+    func answerBetweenSuspendAndItsStopLoading() async throws {
+        let harness = ProtocolHarness(.workQueue)
+        defer { harness.close() }
+        try await withStubScope { scope in
+            let answerMayGo = Latch()
+            await stubGated(scope, by: answerMayGo)
+            let load = harness.makeLoad(Self.url)
+            await harness.start(load)
+            // suspend() marks the task at once and calls stopLoading() later, on its queue.
+            load.task.setState(.suspended)
+            answerMayGo.open()
+            await load.producingTaskEnded.wait()
+            await harness.stop(load, .suspend)
+            await harness.restart(load)
+            #expect(load.log.all == ["startLoading", "stopLoading (suspend)", "startLoading", "response 200", "data \"ready\"", "finish"])
+        }
+    }
+
     // MARK: One outcome
 
     @Test("an answer delivered on the client thread is delivered once: a later startLoading() adds nothing")
