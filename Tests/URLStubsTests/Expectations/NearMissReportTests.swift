@@ -83,4 +83,57 @@ struct NearMissReportTests {
         #expect(message.hasSuffix(noStubs) || message.contains(noneNear))
         #expect(message.contains("\"empty\""))
     }
+
+    @Test("when no stub is near, the report lists the request's own scope's stubs, not its enclosing scope's, with everything that differed")
+    func farStubsOfTheOwnScopeAreListed() async throws {
+        let request = URLRequest(url: URL(string: "https://asked.example.com/wanted")!)
+        let captured = Shared<(message: String, opened: Int, offered: Int)>(("", 0, 0))
+        let error = await thrownError(StubVerificationError.self) {
+            try await withStubScope("outer") { outer in
+                await outer.stub(.get("https://outer.example.com/elsewhere"), with: .status(200))
+                let opened = #line; try await withStubScope("inner") { inner in
+                    let offered = await inner.stub(.post("https://own.example.com/offered"), with: .status(200)).location.line
+                    let failure = await thrownError(URLError.self) { _ = try await URLSession.stubbed.data(for: request) }
+                    captured.value = (failure?.localizedDescription ?? "no failure", opened, offered)
+                }
+            }
+        }
+        let (message, opened, offered) = captured.value
+        #expect(masked(message) == """
+            URLStubs: no stub matches GET https://asked.example.com/wanted in scope #N "inner" (opened at \(Self.file):\(opened)).
+            Nearest stubs:
+              1. POST https://own.example.com/offered (registered at \(Self.file):\(offered))
+                 - method: expected POST, got GET
+                 - origin: expected https://own.example.com, got https://asked.example.com
+                 - path: expected /offered, got /wanted
+            """)
+        #expect(error?.problems.count == 1) // The inner scope's error wins; the outer scope saw no problem of its own.
+    }
+
+    @Test("among equally near stubs, the one with fewer differences comes first, then the newest, and only the nearest three are listed")
+    func tiesGoToFewerDifferencesThenTheNewest() async throws {
+        let request = URLRequest(url: URL(string: "https://api.example.com/wanted")!)
+        let lines = Shared<[Int]>([])
+        let (message, scope) = try await failureMessage(of: request, named: "ties") { scope in
+            var registered: [Int] = []
+            registered.append(await scope.stub(.get("https://api.example.com/oldest"), with: .status(200)).location.line)
+            registered.append(await scope.stub(.post("https://api.example.com/wanted?page=2"), with: .status(200)).location.line)
+            registered.append(await scope.stub(.get("https://api.example.com/middle"), with: .status(200)).location.line)
+            registered.append(await scope.stub(.get("https://api.example.com/newest"), with: .status(200)).location.line)
+            lines.value = registered
+        }
+        let line = lines.value
+        let opened = message.components(separatedBy: "(opened at ").last?.components(separatedBy: ")").first ?? "?"
+        // Every stub is 3 away: a wrong path (3), or a wrong method (2) and query (1).
+        #expect(message == """
+            URLStubs: no stub matches GET https://api.example.com/wanted in \(scope) "ties" (opened at \(opened)).
+            Nearest stubs:
+              1. GET https://api.example.com/newest (registered at \(Self.file):\(line[3]))
+                 - path: expected /newest, got /wanted
+              2. GET https://api.example.com/middle (registered at \(Self.file):\(line[2]))
+                 - path: expected /middle, got /wanted
+              3. GET https://api.example.com/oldest (registered at \(Self.file):\(line[0]))
+                 - path: expected /oldest, got /wanted
+            """)
+    }
 }

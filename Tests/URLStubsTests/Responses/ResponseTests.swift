@@ -29,13 +29,16 @@ struct ResponseTests {
         }
     }
 
-    @Test("a raw JSON string is sent as it is, and invalid JSON text is refused")
+    @Test("a raw JSON string is sent as it is, and invalid JSON text is refused, reported at the line that registered it")
     func rawJSON() async throws {
-        let error = await #expect(throws: StubVerificationError.self) {
+        let line = Shared(0)
+        // Not inside #expect(throws:): #line in a macro's closure is not the source line.
+        let error = await thrownError(StubVerificationError.self) {
             try await withStubScope { scope in
                 await scope.stub(.get("https://api.example.com/raw"), with: .json(#"{"id": 1}"#))
                 let (body, _) = try await fetch("https://api.example.com/raw")
                 #expect(body == #"{"id": 1}"#)
+                line.value = #line + 1
                 await scope.stub(.get("https://api.example.com/broken"), with: .json(#"{"id": "#))
                 let failure = await thrownError(URLError.self) { _ = try await fetch("https://api.example.com/broken") }
                 #expect(failure?.localizedDescription.contains("is not valid JSON") == true)
@@ -43,7 +46,8 @@ struct ResponseTests {
         }
         #expect(error?.problems.count == 1)
         #expect(error?.problems.first?.message.hasPrefix("The stub GET https://api.example.com/broken was refused: the JSON text is not valid JSON") == true)
-        #expect(error?.problems.first?.location?.line != nil)
+        #expect(error?.problems.first?.location?.fileID == "URLStubsTests/ResponseTests.swift")
+        #expect(error?.problems.first?.location?.line == line.value)
     }
 
     @Test("a 3xx response is delivered as a plain response, not followed")

@@ -9,17 +9,35 @@ import URLStubs
 struct ParallelIsolationTests {
     static let sharedURL = URL(string: "https://api.example.com/profile")!
 
-    @Test("parallel tests stubbing one URL through one shared session each see only their own body", arguments: 0..<48)
-    func eachCaseSeesItsOwnStub(index: Int) async throws {
-        try await withStubScope("case \(index)") { scope in
-            await scope.stub(.get(Self.sharedURL.absoluteString), with: .text("body of case \(index)"))
-            for _ in 0..<5 {
-                let (data, response) = try await URLSession.stubbed.data(from: Self.sharedURL)
-                #expect(String(decoding: data, as: UTF8.self) == "body of case \(index)")
-                #expect(HTTPURLResponse.status(of: response) == 200)
-                await Task.yield()
+    @Test("48 scopes open at the same time, each stubbing one URL, each see only their own body through one shared session")
+    func overlappingScopesSeeOnlyTheirOwnStub() async throws {
+        let scopes = 48
+        let allStubbed = Barrier(parties: scopes)
+        let allLoaded = Barrier(parties: scopes)
+        let bodies = try await withThrowingTaskGroup(of: (Int, [String], Int).self) { group in
+            for index in 0..<scopes {
+                group.addTask {
+                    try await withStubScope("case \(index)") { scope in
+                        await scope.stub(.get(Self.sharedURL.absoluteString), with: .text("body of case \(index)"))
+                        // Every scope has its stub before any request is made, and stays
+                        // open until every request was answered.
+                        await allStubbed.arrive()
+                        var seen: [String] = []
+                        for _ in 0..<5 {
+                            let (data, response) = try await URLSession.stubbed.data(from: Self.sharedURL)
+                            seen.append("\(HTTPURLResponse.status(of: response)) \(String(decoding: data, as: UTF8.self))")
+                        }
+                        await allLoaded.arrive()
+                        return (index, seen, await scope.requests.count)
+                    }
+                }
             }
-            #expect(await scope.requests.count == 5)
+            return try await group.reduce(into: [Int: ([String], Int)]()) { $0[$1.0] = ($1.1, $1.2) }
+        }
+        #expect(bodies.count == scopes)
+        for index in 0..<scopes {
+            #expect(bodies[index]?.0 == Array(repeating: "200 body of case \(index)", count: 5))
+            #expect(bodies[index]?.1 == 5)
         }
     }
 
@@ -37,24 +55,44 @@ struct ParallelIsolationTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(bodies == Array(repeating: "item", count: 20))
-            #expect(await scope.requests.count == 20)
+            #expect(await scope.requests.map(\.url.path).sorted() == (0..<20).map { "/items/\($0)" }.sorted())
         }
     }
 
-    @Test("a scope's stubs are invisible to a sibling scope running at the same time")
+    @Test("a scope's stubs are invisible to a sibling scope open at the same time: the sibling's request is unmatched, and the stub is not used")
     func siblingScopesDoNotShareStubs() async throws {
-        async let first: Void = withStubScope("first") { scope in
-            await scope.stub(.get("https://api.example.com/only-first"), with: .text("first"))
-            try await Task.sleep(for: .milliseconds(50))
+        let url = "https://api.example.com/only-first"
+        let stubbed = Latch()
+        let requested = Latch()
+        async let first: Int = withStubScope("first") { scope in
+            let stub = await scope.stub(.get(url), with: .text("first"))
+            stubbed.open()
+            await requested.wait() // The sibling asks while this scope and its stub exist.
+            return await stub.hitCount
         }
-        let error = await #expect(throws: StubVerificationError.self) {
+        let failure = Shared<URLError?>(nil)
+        let opened = #line + 2
+        let error = await thrownError(StubVerificationError.self) {
             try await withStubScope("second") { _ in
-                try await Task.sleep(for: .milliseconds(10))
-                _ = try? await URLSession.stubbed.data(from: URL(string: "https://api.example.com/only-first")!)
+                await stubbed.wait()
+                failure.value = await thrownError(URLError.self) {
+                    _ = try await URLSession.stubbed.data(from: URL(string: url)!)
+                }
+                requested.open()
             }
         }
-        try await first
-        #expect(error?.problems.count == 1)
+        #expect(try await first == 0)
+        let problems = error?.problems ?? []
+        #expect(problems.count == 1)
+        guard case let .unmatchedRequest(request, nearMisses)? = problems.first?.kind else {
+            Issue.record("expected one unmatched request, got \(problems)")
+            return
+        }
+        #expect(request.description == "GET \(url)")
+        #expect(!nearMisses.contains { $0.stub == "GET \(url)" })
+        #expect(failure.value?.localizedDescription == problems.first?.message)
+        let headline = problems.first.map { masked(String($0.message.prefix { $0 != "\n" })) }
+        #expect(headline == "URLStubs: no stub matches GET \(url) in scope #N \"second\" (opened at URLStubsTests/ParallelIsolationTests.swift:\(opened)).")
     }
 
     @Test("StubScope.current is the innermost open scope, and nil outside any scope")

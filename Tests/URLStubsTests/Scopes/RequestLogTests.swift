@@ -3,7 +3,7 @@ import FoundationNetworking
 #endif
 import Foundation
 import Testing
-import URLStubs
+@testable import URLStubs
 
 @Suite("Request log", .timeLimit(.minutes(1)))
 struct RequestLogTests {
@@ -56,56 +56,126 @@ struct RequestLogTests {
         }
     }
 
-    @Test("a background request can be awaited until it arrives")
+    /// Sends `POST https://api.example.com/events` with `body` through the stubbed session.
+    private func postEvent(_ body: String) async throws {
+        var request = URLRequest(url: URL(string: "https://api.example.com/events")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(body.utf8)
+        _ = try await URLSession.stubbed.data(for: request)
+    }
+
+    @Test("a background request that arrives while the test waits for it is returned to the waiter")
     func awaitsABackgroundRequest() async throws {
         try await withStubScope { scope in
             await scope.stub(.post("https://api.example.com/events"), with: .status(202))
             let sender = Task {
-                try await Task.sleep(for: .milliseconds(30))
-                var request = URLRequest(url: URL(string: "https://api.example.com/events")!)
-                request.httpMethod = "POST"
-                request.httpBody = Data("launched".utf8)
-                _ = try await URLSession.stubbed.data(for: request)
+                await waitUntilWaiting(in: scope) // Sent only once the test waits.
+                try await postEvent("launched")
             }
-            let event = try await scope.waitForRequest(matching: .post("https://api.example.com/events"), timeout: .seconds(5))
+            let event = try await scope.waitForRequest(matching: .post("https://api.example.com/events"), timeout: .seconds(10))
+            #expect(event.description == "POST https://api.example.com/events")
             #expect(event.bodyText == "launched")
             try await sender.value
+            #expect(await scope.requests.count == 1)
         }
     }
 
-    @Test("several background requests can be awaited together, and a timeout says how many arrived")
+    @Test("several background requests that arrive while the test waits are returned together, in order")
     func awaitsSeveralRequests() async throws {
         try await withStubScope { scope in
             await scope.stub(.post("https://api.example.com/events"), with: .status(202))
             let sender = Task {
+                await waitUntilWaiting(in: scope)
                 for index in 0..<3 {
-                    try await Task.sleep(for: .milliseconds(10))
-                    var request = URLRequest(url: URL(string: "https://api.example.com/events")!)
-                    request.httpMethod = "POST"
-                    request.httpBody = Data("event \(index)".utf8)
-                    _ = try await URLSession.stubbed.data(for: request)
+                    try await postEvent("event \(index)")
                 }
             }
-            let events = try await scope.waitForRequests(matching: .post("https://api.example.com/events"), count: 3, timeout: .seconds(5))
+            let events = try await scope.waitForRequests(matching: .post("https://api.example.com/events"), count: 3, timeout: .seconds(10))
             #expect(events.map(\.bodyText) == ["event 0", "event 1", "event 2"])
             try await sender.value
-            let error = await #expect(throws: RequestWaitError.self) {
-                _ = try await scope.waitForRequests(matching: .post("https://api.example.com/events"), count: 5, timeout: .milliseconds(30))
-            }
-            #expect(error?.description.hasPrefix("URLStubs: 3 of 5 requests matching POST https://api.example.com/events arrived in scope #") == true)
         }
     }
 
-    @Test("waiting for a request that never comes times out with a message listing what arrived")
+    @Test("a wait for more requests than arrive times out with the whole message: how many of how many arrived, in which scope, and what it received")
+    func partialWaitTimesOut() async throws {
+        let opened = #line + 1
+        try await withStubScope("events") { scope in
+            await scope.stub(.post("https://api.example.com/events"), with: .status(202))
+            await scope.stub(.get("https://api.example.com/other"), with: .status(200))
+            for index in 0..<3 {
+                try await postEvent("event \(index)")
+            }
+            _ = try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/other")!)
+            let error = await #expect(throws: RequestWaitError.self) {
+                _ = try await scope.waitForRequests(matching: .post("https://api.example.com/events"), count: 5, timeout: .milliseconds(30))
+            }
+            #expect(error.map { masked($0.description) } == "URLStubs: 3 of 5 requests matching POST https://api.example.com/events arrived in scope #N \"events\" (opened at URLStubsTests/RequestLogTests.swift:\(opened)) within 0.03 seconds; it received: POST https://api.example.com/events, POST https://api.example.com/events, POST https://api.example.com/events, GET https://api.example.com/other.")
+        }
+    }
+
+    @Test("waiting for a request that never comes times out with the whole message, listing what arrived")
     func waitTimesOut() async throws {
+        let opened = #line + 1
         try await withStubScope { scope in
             await scope.stub(.anyRequest, with: .status(200))
             _ = try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/other")!)
             let error = await #expect(throws: RequestWaitError.self) {
                 _ = try await scope.waitForRequest(matching: .get("https://api.example.com/wanted"), timeout: .milliseconds(50))
             }
-            #expect(error?.description.contains("no request matching GET https://api.example.com/wanted arrived") == true)
-            #expect(error?.description.contains("it received: GET https://api.example.com/other") == true)
+            #expect(error.map { masked($0.description) } == "URLStubs: no request matching GET https://api.example.com/wanted arrived in scope #N (opened at URLStubsTests/RequestLogTests.swift:\(opened)) within 0.05 seconds; it received: GET https://api.example.com/other.")
+        }
+    }
+
+    @Test("waiting in a scope that received nothing times out saying so")
+    func waitInAnEmptyScopeTimesOut() async throws {
+        let opened = #line + 1
+        try await withStubScope { scope in
+            let error = await #expect(throws: RequestWaitError.self) {
+                _ = try await scope.waitForRequest(timeout: .zero)
+            }
+            #expect(error.map { masked($0.description) } == "URLStubs: no request matching ANY any URL arrived in scope #N (opened at URLStubsTests/RequestLogTests.swift:\(opened)) within 0.0 seconds; it received no requests.")
+        }
+    }
+
+    @Test("a wait still running when its scope ends fails with scopeEnded, naming the scope and the pattern")
+    func waitFailsWhenTheScopeEnds() async throws {
+        let opened = #line + 1
+        let waiter = try await withStubScope("short") { scope in
+            let waiter = Task {
+                try await scope.waitForRequest(matching: .get("https://api.example.com/never"), timeout: .seconds(3_600))
+            }
+            await waitUntilWaiting(in: scope)
+            return waiter
+        }
+        let error = await #expect(throws: RequestWaitError.self) { _ = try await waiter.value }
+        guard case let .scopeEnded(scope, pattern)? = error else {
+            Issue.record("expected scopeEnded, got \(String(describing: error))")
+            return
+        }
+        #expect(masked(scope) == "scope #N \"short\" (opened at URLStubsTests/RequestLogTests.swift:\(opened))")
+        #expect(pattern == "GET https://api.example.com/never")
+        #expect(masked(error?.description ?? "") == "URLStubs: scope #N \"short\" (opened at URLStubsTests/RequestLogTests.swift:\(opened)) ended while waiting for a request matching GET https://api.example.com/never.")
+    }
+
+    @Test("a wait that starts after its scope ended fails at once with scopeEnded")
+    func waitAfterTheScopeEnded() async throws {
+        let ended = try await withStubScope { scope in scope }
+        let error = await #expect(throws: RequestWaitError.self) {
+            _ = try await ended.waitForRequest(timeout: .seconds(3_600))
+        }
+        #expect(error?.description == "URLStubs: \(ended) ended while waiting for a request matching ANY any URL.")
+    }
+
+    @Test("a cancelled wait fails with cancelled, naming the pattern")
+    func cancelledWait() async throws {
+        try await withStubScope { scope in
+            let waiter = Task {
+                try await scope.waitForRequest(matching: .delete("https://api.example.com/x"), timeout: .seconds(3_600))
+            }
+            await waitUntilWaiting(in: scope)
+            waiter.cancel()
+            let error = await #expect(throws: RequestWaitError.self) { _ = try await waiter.value }
+            #expect(error?.description == "URLStubs: the wait for a request matching DELETE https://api.example.com/x was cancelled.")
         }
     }
 }

@@ -15,7 +15,8 @@ struct TaskKindTests {
             let error = await #expect(throws: URLError.self) {
                 _ = try await URLSession.stubbed.download(from: URL(string: "https://api.example.com/file")!)
             }
-            #expect(error?.localizedDescription.contains("was made with a download task, which Foundation on Linux cannot complete through a URL protocol") == true)
+            #expect(error?.code == .resourceUnavailable)
+            #expect(error?.localizedDescription == "URLStubs: GET https://api.example.com/file was made with a download task, which Foundation on Linux cannot complete through a URL protocol; use data(for:) or a data task instead.")
         }
     }
     #endif
@@ -34,76 +35,112 @@ struct TaskKindTests {
         }
     }
 
-    /// Loads `url` with a completion-handler task that is suspended after `pause`
-    /// seconds and resumed `pause` seconds later; returns the body, or the error.
-    private func loadPausingOnce(_ url: String, pause: TimeInterval) async -> String {
-        let body = Shared("")
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let task = URLSession.stubbed.dataTask(with: URL(string: url)!) { data, _, error in
-                body.value = error.map { "error \($0)" } ?? String(decoding: data ?? Data(), as: UTF8.self)
-                continuation.resume()
+    /// A completion-handler load whose outcome a test awaits.
+    private final class Load: Sendable {
+        let task: URLSessionDataTask
+        private let outcome = Shared<String?>(nil)
+        private let done = Latch()
+
+        init(_ url: String) {
+            let outcome = self.outcome
+            let done = self.done
+            task = URLSession.stubbed.dataTask(with: URL(string: url)!) { data, _, error in
+                outcome.value = error.map { "error \($0.localizedDescription)" } ?? String(decoding: data ?? Data(), as: UTF8.self)
+                done.open()
             }
-            task.resume()
-            Thread.sleep(forTimeInterval: pause)
-            task.suspend()
-            Thread.sleep(forTimeInterval: pause)
-            task.resume()
         }
-        return body.value
+
+        /// The body, or `error <description>`, once the completion handler ran.
+        var result: String? {
+            get async {
+                await done.wait()
+                return outcome.value
+            }
+        }
+
+        var hasFinished: Bool {
+            done.isOpen
+        }
     }
 
-    @Test("a task suspended and resumed while its answer is delayed is answered once, with one use")
-    func suspendAndResume() async throws {
+    /// Registers a stub for `url` computed once `gate` opens, opening `returned`
+    /// right before the closure returns its response.
+    private func stubGated(_ scope: StubScope, _ url: String, by gate: Latch, returned: Latch = Latch(), response: StubResponse) async {
+        await scope.stub(.get(url), times: .once) { _ in
+            await gate.wait()
+            returned.open()
+            return response
+        }
+    }
+
+    @Test("a task suspended and resumed while its answer is pending is answered once, after its delay, with one use")
+    func suspendAndResumeWhileDelayed() async throws {
         try await withStubScope { scope in
-            await scope.stub(.get("https://api.example.com/paused"), with: .text("after pause").delayed(by: .milliseconds(100)), times: .once)
-            let body = await loadPausingOnce("https://api.example.com/paused", pause: 0.02)
-            #expect(body == "after pause")
+            let url = "https://api.example.com/paused"
+            let answerMayGo = Latch()
+            await stubGated(scope, url, by: answerMayGo, response: .text("after pause").delayed(by: .milliseconds(5)))
+            let load = Load(url)
+            load.task.resume()
+            _ = try await scope.waitForRequest(timeout: .seconds(10))
+            load.task.suspend()
+            load.task.resume()
+            #expect(!load.hasFinished) // Both landed before the answer could exist.
+            answerMayGo.open()
+            #expect(await load.result == "after pause")
             #expect(await scope.requests.count == 1)
         }
     }
 
-    @Test("a suspend while a computed response runs still delivers it on resume, with one use")
-    func suspendDuringComputedResponse() async throws {
+    @Test("a task whose computed answer becomes ready while it is suspended gets it when resumed, with one use")
+    func answerReadyWhileSuspended() async throws {
         try await withStubScope { scope in
-            await scope.stub(.get("https://api.example.com/computed"), times: .once) { _ in
-                try await Task.sleep(for: .milliseconds(150))
-                return .text("computed")
-            }
-            let body = await loadPausingOnce("https://api.example.com/computed", pause: 0.05)
-            #expect(body == "computed")
+            let url = "https://api.example.com/computed"
+            let answerMayGo = Latch()
+            let returned = Latch()
+            await stubGated(scope, url, by: answerMayGo, returned: returned, response: .text("computed"))
+            let load = Load(url)
+            load.task.resume()
+            _ = try await scope.waitForRequest(timeout: .seconds(10))
+            load.task.suspend()
+            answerMayGo.open()
+            await returned.wait()
+            #expect(!load.hasFinished)
+            load.task.resume()
+            #expect(await load.result == "computed")
             #expect(await scope.requests.count == 1)
         }
     }
 
-    @Test("a request suspended and resumed still fails promptly when its scope ends", .timeLimit(.minutes(1)))
+    @Test("a request suspended and resumed still fails when its scope ends, with the abandoned-request message", .timeLimit(.minutes(1)))
     func suspendedRequestFailsAtScopeEnd() async throws {
-        let started = ContinuousClock.now
-        let outcome = Shared<String?>(nil)
-        let (finished, signal) = AsyncStream<Void>.makeStream()
+        let url = "https://api.example.com/slow"
+        let load = Shared<Load?>(nil)
+        let opened = #line + 1
         try await withStubScope { scope in
-            await scope.stub(.get("https://api.example.com/slow"), with: .text("late").delayed(by: .seconds(30)))
-            let task = URLSession.stubbed.dataTask(with: URL(string: "https://api.example.com/slow")!) { data, _, error in
-                outcome.value = error?.localizedDescription ?? String(decoding: data ?? Data(), as: UTF8.self)
-                signal.yield()
-            }
-            task.resume()
-            _ = try await scope.waitForRequest(timeout: .seconds(5))
-            task.suspend()
-            try await Task.sleep(for: .milliseconds(20))
-            task.resume()
-            try await Task.sleep(for: .milliseconds(20))
+            await scope.stub(.get(url), with: .text("late").delayed(by: .seconds(3_600)))
+            load.value = Load(url)
+            load.value?.task.resume()
+            _ = try await scope.waitForRequest(timeout: .seconds(10))
+            load.value?.task.suspend()
+            load.value?.task.resume()
         }
-        for await _ in finished { break }
-        #expect(outcome.value?.contains("was still waiting for its response when scope #") == true)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Only the scope's end can end an hour's delay within the time limit.
+        let result = await load.value?.result
+        #expect(result.map(masked) == "error URLStubs: GET \(url) was still waiting for its response when scope #N (opened at URLStubsTests/TaskKindTests.swift:\(opened)) ended; await it inside the scope, or cancel it.")
     }
 
     @Test("cancelling a request whose computed response awaits another request fails both cleanly", .timeLimit(.minutes(1)))
     func cancelDuringNestedRequest() async throws {
         try await withStubScope { scope in
-            await scope.stub(.get("https://api.example.com/inner"), with: .text("inner").delayed(by: .seconds(30)))
+            await scope.stub(.get("https://api.example.com/inner"), with: .text("inner").delayed(by: .seconds(3_600)))
+            let inner = Shared<URLError?>(nil)
             await scope.stub(.get("https://api.example.com/outer")) { _ in
-                .data(try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/inner")!).0)
+                do {
+                    return .data(try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/inner")!).0)
+                } catch {
+                    inner.value = error as? URLError
+                    throw error
+                }
             }
             let outcome = Shared<(any Error)?>(nil)
             let (finished, signal) = AsyncStream<Void>.makeStream()
@@ -112,32 +149,31 @@ struct TaskKindTests {
                 signal.yield()
             }
             task.resume()
-            _ = try await scope.waitForRequests(count: 2, timeout: .seconds(5))
+            _ = try await scope.waitForRequests(count: 2, timeout: .seconds(10))
             task.cancel()
             for await _ in finished { break }
             #expect(urlError(outcome.value)?.code == .cancelled)
+            #expect(await scope.requests.map(\.url.path) == ["/outer", "/inner"])
         }
     }
 
     @Test("a task resumed twice is answered once")
     func resumedTwice() async throws {
         try await withStubScope { scope in
-            await scope.stub(.get("https://api.example.com/twice"), with: .text("once"))
-            let calls = Shared(0)
+            let stub = await scope.stub(.get("https://api.example.com/twice"), with: .text("once"))
             let body = Shared("")
+            // A second completion would resume this continuation twice, which traps.
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let task = URLSession.stubbed.dataTask(with: URL(string: "https://api.example.com/twice")!) { data, _, _ in
-                    calls.value += 1
                     body.value = String(decoding: data ?? Data(), as: UTF8.self)
                     continuation.resume()
                 }
                 task.resume()
                 task.resume()
             }
-            try await Task.sleep(for: .milliseconds(50))
-            #expect(calls.value == 1)
             #expect(body.value == "once")
             #expect(await scope.requests.count == 1)
+            #expect(await stub.hitCount == 1)
         }
     }
 }

@@ -1,0 +1,334 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+import Foundation
+@testable import URLStubs
+
+/// Drives one `StubURLProtocol` by hand, call by call, so that a test decides the
+/// exact order of `startLoading()`, `stopLoading()`, the answer becoming ready and
+/// the client thread taking it, and reads back one log of everything that
+/// happened, in order.
+///
+/// The two places a late answer can be handed to the client are both modelled:
+/// - ``Mode/runLoop``: `startLoading()` and `stopLoading()` run on a thread of the
+///   harness that runs a run loop, as CFNetwork's client thread does on Apple
+///   platforms; a late answer is scheduled on that run loop. The test can
+///   ``hold()`` the thread, so a scheduled answer waits while it acts.
+/// - ``Mode/workQueue``: they run on a serial queue without a run loop, as
+///   Foundation's work queue on Linux; a late answer is stored and the task's
+///   `resume()` is called (logged as `task.resume()`), after which Foundation would
+///   call `startLoading()` again: the test does so with ``start(_:)``.
+///
+/// The task is a ``ProbeTask`` whose state the test sets. A cancel is a
+/// `stopLoading()` while the task is not suspended, which is how the protocol
+/// tells it from a suspend. Foundation marks a cancelled task `.canceling` first,
+/// and `Delivery.deliver` then skips it; here the task stays `.running`, so that
+/// the state machine's own guards are tested alone (the task-state check has
+/// tests of its own).
+final class ProtocolHarness: Sendable {
+    enum Mode: Sendable {
+        case runLoop
+        case workQueue
+    }
+
+    let mode: Mode
+    private let queue = DispatchQueue(label: "harness.work-queue")
+    private let thread: ClientThreadBox?
+
+    init(_ mode: Mode) {
+        self.mode = mode
+        thread = mode == .runLoop ? ClientThreadBox() : nil
+    }
+
+    /// Stops the harness's client thread.
+    func close() {
+        thread?.close()
+    }
+
+    /// Creates the task and the protocol for `url` on the calling task, which tags
+    /// the task with the calling task's scope (as a resume in that scope does).
+    func makeLoad(_ url: String) -> Load {
+        Load(request: URLRequest(url: URL(string: url)!))
+    }
+
+    /// Calls `startLoading()` where Foundation would; returns once it returned.
+    ///
+    /// A Swift task that `startLoading()` starts to produce a late answer opens
+    /// the load's ``Load/producingTaskEnded`` when it ends, which is after it
+    /// recorded its answer.
+    func start(_ load: Load) async {
+        await run {
+            load.log.record("startLoading")
+            ProducingTaskProbe.$endSignal.withValue(EndSignal(load.producingTaskEnded)) {
+                load.urlProtocol.startLoading()
+            }
+        }
+    }
+
+    /// Calls `stopLoading()` where Foundation would, as a suspend (the task is
+    /// `.suspended`) or as a cancel (the task stays `.running`).
+    func stop(_ load: Load, _ kind: StopKind) async {
+        await run { Self.stopNow(load, kind) }
+    }
+
+    /// Calls `startLoading()` again after a suspend: the task runs again first.
+    func restart(_ load: Load) async {
+        load.task.setState(.running)
+        await run {
+            load.log.record("startLoading")
+            load.urlProtocol.startLoading()
+        }
+    }
+
+    /// Returns once everything scheduled on the client thread (or queued on the
+    /// work queue) so far has run.
+    func flush() async {
+        await run {}
+    }
+
+    enum StopKind: Sendable {
+        case suspend
+        case cancel
+    }
+
+    static func stopNow(_ load: Load, _ kind: StopKind) {
+        switch kind {
+        case .suspend:
+            load.task.setState(.suspended)
+            load.log.record("stopLoading (suspend)")
+        case .cancel:
+            load.log.record("stopLoading (cancel)")
+        }
+        load.urlProtocol.stopLoading()
+    }
+
+    /// Blocks the client thread (``Mode/runLoop`` only) until the hold is
+    /// released; returns once the thread is blocked. Answers scheduled on the
+    /// thread meanwhile wait, and run after the action given to
+    /// ``Hold/release(then:)``.
+    func hold() async -> Hold {
+        precondition(mode == .runLoop, "only a client thread can be held")
+        let hold = Hold()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            thread!.perform {
+                continuation.resume()
+                hold.block()
+            }
+        }
+        return hold
+    }
+
+    /// Runs `block` on the client thread, or on the work queue; returns after it.
+    private func run(_ block: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let body: @Sendable () -> Void = {
+                block()
+                continuation.resume()
+            }
+            switch mode {
+            case .runLoop: thread!.perform(body)
+            case .workQueue: queue.async(execute: body)
+            }
+        }
+    }
+}
+
+extension ProtocolHarness {
+    /// One request: its task, its protocol, and the log of what happened to it.
+    final class Load: @unchecked Sendable {
+        // @unchecked: `urlProtocol` is created on the test's task before any other
+        // thread sees it, and then used only on the client thread or work queue.
+        let log = LoadLog()
+        let task: ProbeTask
+        let client: LoggingClient
+        let urlProtocol: StubURLProtocol
+        /// Opens when the Swift task producing a late answer has ended.
+        let producingTaskEnded = Latch()
+
+        fileprivate init(request: URLRequest) {
+            task = ProbeTask(request: request, log: log)
+            client = LoggingClient(log: log)
+            urlProtocol = StubURLProtocol(task: task, cachedResponse: nil, client: client)
+        }
+    }
+
+    /// A held client thread.
+    final class Hold: @unchecked Sendable {
+        // @unchecked: `action` is written before the semaphore is signalled and read
+        // after it is waited on.
+        private let semaphore = DispatchSemaphore(value: 0)
+        private var action: (@Sendable () -> Void)?
+        private let done = Latch()
+
+        fileprivate func block() {
+            semaphore.wait()
+            action?()
+            done.open()
+        }
+
+        /// Runs `action` on the client thread, then lets the thread go on to what
+        /// was scheduled on it meanwhile; returns once `action` ran.
+        func release(then action: @escaping @Sendable () -> Void = {}) async {
+            self.action = action
+            semaphore.signal()
+            await done.wait()
+        }
+    }
+}
+
+/// A data task whose state the test sets, and whose `resume()` is only logged:
+/// `Delivery` calls it on Linux to have Foundation call `startLoading()` again.
+final class ProbeTask: URLSessionDataTask, @unchecked Sendable {
+    // @unchecked: `current` is a lock; the other properties are constants.
+    private let request: URLRequest
+    private let current = Locked(URLSessionTask.State.running)
+    private let log: LoadLog
+    /// Opens at the first `resume()`.
+    let resumeRequested = Latch()
+
+    init(request: URLRequest, log: LoadLog) {
+        self.request = request
+        self.log = log
+        super.init()
+    }
+
+    override var originalRequest: URLRequest? { request }
+    override var currentRequest: URLRequest? { request }
+    override var state: URLSessionTask.State { current.withLock { $0 } }
+
+    func setState(_ state: URLSessionTask.State) {
+        current.withLock { $0 = state }
+    }
+
+    override func resume() {
+        log.record("task.resume()")
+        resumeRequested.open()
+    }
+}
+
+/// The one ordered log of a load: the harness's calls into the protocol and the
+/// protocol's calls to its client.
+final class LoadLog: Sendable {
+    private let entries = Locked<[String]>([])
+    /// Opens at the first outcome: a finish or a failure.
+    let outcome = Latch()
+
+    func record(_ entry: String) {
+        entries.withLock { $0.append(entry) }
+        if entry == "finish" || entry.hasPrefix("fail") {
+            outcome.open()
+        }
+    }
+
+    /// Everything so far, in order.
+    var all: [String] {
+        entries.withLock { $0 }
+    }
+}
+
+/// A client that writes every call into the load's log: `response 200`,
+/// `data "text"`, `finish`, `fail <URLError code>`.
+final class LoggingClient: NSObject, URLProtocolClient, Sendable {
+    private let log: LoadLog
+
+    init(log: LoadLog) {
+        self.log = log
+    }
+
+    func urlProtocol(_ protocol: URLProtocol, wasRedirectedTo request: URLRequest, redirectResponse: URLResponse) {
+        log.record("redirect")
+    }
+
+    func urlProtocol(_ protocol: URLProtocol, cachedResponseIsValid cachedResponse: CachedURLResponse) {
+        log.record("cached")
+    }
+
+    func urlProtocol(_ protocol: URLProtocol, didReceive response: URLResponse, cacheStoragePolicy policy: URLCache.StoragePolicy) {
+        log.record("response \(HTTPURLResponse.status(of: response))")
+    }
+
+    func urlProtocol(_ protocol: URLProtocol, didLoad data: Data) {
+        log.record("data \"\(String(decoding: data, as: UTF8.self))\"")
+    }
+
+    func urlProtocolDidFinishLoading(_ protocol: URLProtocol) {
+        log.record("finish")
+    }
+
+    func urlProtocol(_ protocol: URLProtocol, didFailWithError error: any Error) {
+        log.record("fail \((error as? URLError)?.code.rawValue ?? 0)")
+    }
+
+    func urlProtocol(_ protocol: URLProtocol, didReceive challenge: URLAuthenticationChallenge) {
+        log.record("challenge")
+    }
+
+    func urlProtocol(_ protocol: URLProtocol, didCancel challenge: URLAuthenticationChallenge) {
+        log.record("challenge cancelled")
+    }
+}
+
+/// Tells when the Swift task that produces a late answer ends.
+///
+/// `startLoading()` runs on a thread that is not a Swift task, so the task it
+/// starts copies the task-locals bound on that thread; its copy of ``endSignal``
+/// is released when the task ends, after it handed its answer to the delivery.
+enum ProducingTaskProbe {
+    @TaskLocal static var endSignal: EndSignal?
+}
+
+/// Opens a latch when it is released.
+final class EndSignal: Sendable {
+    private let latch: Latch
+
+    init(_ latch: Latch) {
+        self.latch = latch
+    }
+
+    deinit {
+        latch.open()
+    }
+}
+
+/// A thread running a run loop, as CFNetwork's client thread.
+private final class ClientThreadBox: @unchecked Sendable {
+    // @unchecked: `loop` is written once by the thread before `init` returns (a
+    // semaphore orders it) and then only read; adding a timer to a run loop from
+    // another thread is thread-safe.
+    private var loop: RunLoop?
+    private let thread: Thread
+
+    init() {
+        let started = DispatchSemaphore(value: 0)
+        let box = LoopBox()
+        thread = Thread {
+            // A repeating timer keeps the run loop waiting: with only a one-shot timer
+            // Foundation on Linux returns from run(mode:before:) at once, and the
+            // thread would spin.
+            RunLoop.current.add(Timer(timeInterval: 3_600, repeats: true) { _ in }, forMode: .default)
+            box.loop = RunLoop.current
+            started.signal()
+            while !Thread.current.isCancelled {
+                _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.05))
+            }
+        }
+        thread.name = "harness.client-thread"
+        thread.start()
+        started.wait()
+        loop = box.loop
+    }
+
+    func perform(_ block: @escaping @Sendable () -> Void) {
+        loop!.add(Timer(timeInterval: 0, repeats: false) { _ in block() }, forMode: .default)
+    }
+
+    func close() {
+        thread.cancel()
+    }
+}
+
+private final class LoopBox: @unchecked Sendable {
+    // @unchecked: written by the client thread before a semaphore is signalled,
+    // read after it is waited on.
+    var loop: RunLoop?
+}
+#endif
