@@ -4,6 +4,19 @@ import FoundationNetworking
 import Foundation
 
 extension Answer {
+    /// The answer of a resolution that needs no waiting (a failure, or a response
+    /// without a delay); `nil` for a deferred one, which ``produce(_:in:)`` produces.
+    init?(immediately resolution: StubRegistry.Resolution) {
+        switch resolution {
+        case let .fail(error):
+            self = .failure(error)
+        case let .respond(response, request) where response.delay == nil:
+            self.init(response, for: request)
+        case .respond, .compute:
+            return nil
+        }
+    }
+
     /// Produces the answer of a delayed or computed resolution: waits out the delay,
     /// or runs the stub's closure in the request's scope (so that requests it makes
     /// are answered there too) and then waits out its response's delay.

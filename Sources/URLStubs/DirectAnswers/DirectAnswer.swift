@@ -31,19 +31,14 @@ final class DirectAnswer: PendingAnswer {
     }
 
     private let state = Locked(Phase.waiting(nil, work: nil))
-    /// The scope the request was made in.
-    let scope: StubScope
-
-    /// The scope as the registry takes it: `nil` for the global scope, so that a
-    /// request answered by `StubScope.global` is one made outside any scope, exactly
-    /// as `URLSession` would make it there (logged in the global log, explained as
-    /// made outside a scope, computed with no scope current).
-    private var requestScope: StubScope? {
-        scope.isGlobal ? nil : scope
-    }
+    /// The scope the request was made in, as the registry takes it: `nil` for the
+    /// global scope, so that a request answered by `StubScope.global` is one made
+    /// outside any scope, exactly as `URLSession` would make it there (logged in the
+    /// global log, explained as made outside a scope, computed with no scope current).
+    private let scope: StubScope?
 
     private init(scope: StubScope) {
-        self.scope = scope
+        self.scope = scope.isGlobal ? nil : scope
     }
 
     /// Answers `request` (whose body is `body`) in `scope`: returns the body and
@@ -55,20 +50,16 @@ final class DirectAnswer: PendingAnswer {
             throw cancellation(of: request)
         }
         let pending = DirectAnswer(scope: scope)
-        let resolution = StubRegistry.shared.resolve(request, body: body, scope: pending.requestScope, pending: pending)
-        switch resolution {
-        case let .fail(error):
-            throw error
-        case let .respond(response, recorded) where response.delay == nil:
-            return try Answer(response, for: recorded).result()
-        case .respond, .compute:
-            return try await pending.produce(resolution, for: request).result()
+        let resolution = StubRegistry.shared.resolve(request, body: body, scope: pending.scope, pending: pending)
+        if let answer = Answer(immediately: resolution) {
+            return try answer.result()
         }
+        return try await pending.produce(resolution, for: request).result()
     }
 
     /// Produces a delayed or computed answer, or the failure that overtakes it.
     private func produce(_ resolution: StubRegistry.Resolution, for request: URLRequest) async -> Answer {
-        let scope = requestScope
+        let scope = self.scope
         let work = Task { [self] in
             guard let answer = await Answer.produce(resolution, in: scope) else { return }
             StubRegistry.shared.settle(self, in: scope)

@@ -54,21 +54,23 @@ struct RequestTarget: Sendable {
             guard let number = Int(portText) else { return nil }
             port = number
         }
+        self.init(parts: parts, host: host, portText: portText, port: port, path: String(parts.path), query: parts.query, pathIsWritten: true)
+    }
+
+    /// Creates the target of the split absolute URL text `parts`, whose host and
+    /// port text are `host` and `portText`, matching `path` and `query`.
+    ///
+    /// `pathIsWritten` says whether `path` is `parts.path` as written. Most URLs are
+    /// written in normal form already (lowercase scheme and host, no port, no user,
+    /// a path): then the route key is their text up to the path's end, one copy
+    /// instead of a concatenation.
+    init(parts: URLText.Parts, host: Substring, portText: Substring?, port: Int?, path: String, query: Substring?, pathIsWritten: Bool) {
         let scheme = URLText.lowercased(parts.scheme)
         let normalHost = URLText.lowercased(host)
-        // Most URLs are written in normal form already (lowercase scheme and host,
-        // no port, no user, a path): then the route key is the text up to the path's
-        // end, one copy instead of a concatenation on every request.
-        let isNormal = portText == nil && !parts.hasUserInfo && !parts.path.isEmpty
+        let isNormal = pathIsWritten && portText == nil && !parts.hasUserInfo && !parts.path.isEmpty
             && scheme.utf8.elementsEqual(parts.scheme.utf8) && normalHost.utf8.elementsEqual(host.utf8)
-        self.init(
-            scheme: scheme,
-            host: normalHost,
-            port: port,
-            path: String(parts.path),
-            query: parts.query,
-            routeKey: isNormal ? String(text[..<parts.path.endIndex]) : nil
-        )
+        let written = parts.scheme.base[parts.scheme.startIndex..<parts.path.endIndex]
+        self.init(scheme: scheme, host: normalHost, port: port, path: path, query: query, routeKey: isNormal ? String(written) : nil)
     }
 
     /// The query items in order of appearance, decoded; `nil` when the URL has no `?`.

@@ -84,19 +84,7 @@ struct URLPattern: Sendable {
         let literalPath = isVerbatim ? String(path) : "/" + segments.map { segment in
             if case let .literal(text) = segment { text } else { "" }
         }.joined(separator: "/")
-        let scheme = URLText.lowercased(parts.scheme)
-        let normalHost = URLText.lowercased(host)
-        // Written in normal form, the pattern's text up to its path is the route key.
-        let isNormal = isVerbatim && portText == nil && !parts.path.isEmpty
-            && scheme.utf8.elementsEqual(parts.scheme.utf8) && normalHost.utf8.elementsEqual(host.utf8)
-        origin = RequestTarget(
-            scheme: scheme,
-            host: normalHost,
-            port: port,
-            path: literalPath,
-            query: nil,
-            routeKey: isNormal ? String(source[..<parts.path.endIndex]) : nil
-        )
+        origin = RequestTarget(parts: parts, host: host, portText: portText, port: port, path: literalPath, query: nil, pathIsWritten: isVerbatim)
         query = parts.query.map(URLText.queryItems)
     }
 

@@ -101,13 +101,7 @@ final class Delivery: PendingAnswer {
     private func resolve(for urlProtocol: StubURLProtocol) {
         let request = urlProtocol.request
         let resolution = StubRegistry.shared.resolve(request, body: RequestBody.read(from: request), scope: scope, pending: self)
-        let answer: Answer
-        switch resolution {
-        case let .fail(error):
-            answer = .failure(error)
-        case let .respond(response, recorded) where response.delay == nil:
-            answer = Answer(response, for: recorded)
-        case .respond, .compute:
+        guard let answer = Answer(immediately: resolution) else {
             produceLater(resolution, for: urlProtocol)
             return
         }
