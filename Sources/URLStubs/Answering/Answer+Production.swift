@@ -10,35 +10,49 @@ extension Answer {
         switch resolution {
         case let .fail(error):
             self = .failure(error)
-        case let .respond(response, request) where response.delay == nil:
-            self.init(response, for: request)
-        case .respond, .compute:
+        case let .respond(response, exchange) where response.delay == nil:
+            self.init(response, for: exchange.request)
+        case .respond, .compute, .passThrough:
             return nil
         }
     }
 
-    /// Produces the answer of a delayed or computed resolution: waits out the delay,
-    /// or runs the stub's closure in the request's scope (so that requests it makes
-    /// are answered there too) and then waits out its response's delay.
+    /// Produces the answer of a deferred resolution, and writes down in the request
+    /// log how the request ended: waits out the delay, or runs the stub's closure in
+    /// the request's scope (so that requests it makes are answered there too) and
+    /// then waits out its response's delay, or sends the request to the network.
     ///
     /// Returns `nil` when the calling task is cancelled first: whoever cancelled it
     /// (a stop, a cancel, or the scope's end) answers the request itself.
     static func produce(_ resolution: StubRegistry.Resolution, in scope: StubScope?) async -> Answer? {
         switch resolution {
-        case let .respond(response, request):
+        case let .respond(response, exchange):
             guard await sleep(response.delay) else { return nil }
-            return Answer(response, for: request)
-        case let .compute(respond, request):
+            return answer(with: response, for: exchange)
+        case let .compute(respond, exchange):
             do {
-                let response = try await StubScope.currentBinding.withValue(scope) { try await respond(request) }
+                let response = try await StubScope.currentBinding.withValue(scope) { try await respond(exchange.request) }
                 guard await sleep(response.delay) else { return nil }
-                return Answer(response, for: request)
+                return answer(with: response, for: exchange)
             } catch {
-                return Task.isCancelled ? nil : .failure(error)
+                guard !Task.isCancelled else { return nil }
+                StubRegistry.shared.record(.failure(error), of: exchange)
+                return .failure(error)
             }
+        case let .passThrough(exchange):
+            let live = await LiveRequest.send(exchange.request)
+            guard !Task.isCancelled else { return nil }
+            StubRegistry.shared.record(live.outcome, of: exchange)
+            return live.answer
         case let .fail(error):
             return .failure(error)
         }
+    }
+
+    /// The answer `response` gives the logged request, written down in its log.
+    private static func answer(with response: StubResponse, for exchange: LoggedExchange) -> Answer {
+        StubRegistry.shared.record(RecordedExchange.Outcome(response, method: exchange.request.method), of: exchange)
+        return Answer(response, for: exchange.request)
     }
 
     /// Waits `delay`; returns `false` when cancelled first.

@@ -56,7 +56,7 @@ extension RequestPattern {
         adding(.predicate(description, predicate))
     }
 
-    private func adding(_ condition: Condition) -> RequestPattern {
+    func adding(_ condition: Condition) -> RequestPattern {
         var copy = self
         copy.conditions.append(condition)
         return copy

@@ -114,6 +114,26 @@ extension RequestPattern {
                 _ = differ(.predicate, description, "false")
             }
             return holds
+        case let .host(host):
+            let actual = target?.host ?? request.url.host ?? ""
+            let holds = actual.caseInsensitiveCompare(host) == .orderedSame
+            if !holds {
+                _ = differ(.origin, "host \(host)", actual.isEmpty ? "no host" : "host \(actual)")
+            }
+            return holds
+        case let .recordedQuery(expected):
+            let actual = target?.queryItems ?? []
+            let holds = Redaction.queryItems(actual, match: expected)
+            if !holds {
+                _ = differ(.query, Self.queryText(expected).nonEmpty ?? "no query", Self.queryText(actual).nonEmpty ?? "no query")
+            }
+            return holds
+        case let .recordedBody(expected):
+            let holds = Redaction.body(request.body, matches: expected)
+            if !holds {
+                _ = differ(.body, expected.map(Self.bodyText) ?? "no body", request.body.map(Self.bodyText) ?? "no body")
+            }
+            return holds
         }
     }
 

@@ -54,6 +54,12 @@ extension RequestPattern {
         RequestPattern(method: nil, url: nil)
     }
 
+    /// Matches every request to `host` (compared case-insensitively), whatever its
+    /// method, scheme, port and path: `.host("localhost")`.
+    public static func host(_ host: String) -> RequestPattern {
+        RequestPattern.anyRequest.adding(.host(host))
+    }
+
     /// Matches the requests for which `predicate` returns `true`.
     ///
     /// `description` names the condition in failure reports. The predicate runs

@@ -33,6 +33,12 @@ public struct RequestPattern: Sendable {
         case jsonBody(canonical: Data, display: String)
         case bodyContains(String)
         case predicate(String, @Sendable (RecordedRequest) -> Bool)
+        /// The host, compared case-insensitively, whatever the scheme and port.
+        case host(String)
+        /// Exactly these query items, in any order; a redacted value matches any.
+        case recordedQuery([QueryItem])
+        /// A body equal to this recorded one, where redacted values match any.
+        case recordedBody(Data?)
     }
 
     /// The uppercased method to match, or `nil` for any method.
@@ -77,6 +83,10 @@ extension RequestPattern: CustomStringConvertible {
             case let .jsonBody(_, display): "JSON body \(display)"
             case let .bodyContains(text): "body containing \"\(text)\""
             case let .predicate(description, _): description
+            case let .host(host): "host \(host)"
+            case let .recordedQuery(items): items.isEmpty ? "no query" : "query " + Self.queryText(items)
+            case let .recordedBody(body?): "body " + Self.bodyText(body)
+            case .recordedBody(nil): "no body"
             }
         }
         if !details.isEmpty {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One scope's stubs, request log and bookkeeping, owned by the registry and
 /// touched only while the registry's lock is held.
 final class ScopeState {
@@ -21,14 +23,28 @@ final class ScopeState {
     /// Every stub, oldest first, for verification and near-miss reports.
     private(set) var entries: [StubEntry] = []
 
-    /// Every request the scope received, in order.
-    var requests: [RecordedRequest] = []
+    /// Every request the scope received, in order, with its outcome.
+    var log: [LoggedExchange] = []
+    /// The cassette a recording scope writes when it ends; `nil` when it records nothing.
+    var recording: CassetteRecording?
+    /// The cassette the scope replays, if any.
+    var cassette: URL?
+    /// Whether requests its stubs answer are also sent to the network, to check
+    /// for drift.
+    var checksLive = LiveCheck.isOnForRun
+    /// The drift checks started so far.
+    var liveChecks: [LiveCheck] = []
     /// What went wrong so far, reported when the scope ends.
     var problems: [StubProblem] = []
     /// Requests whose answer is delayed or computed, still waiting for it.
     var inFlight: [ObjectIdentifier: InFlightRequest] = [:]
     /// Callers waiting for a request that has not arrived yet.
     var waiters: [UInt64: RequestWaiter] = [:]
+
+    /// Every request the scope received, in order.
+    var requests: [RecordedRequest] {
+        log.map(\.request)
+    }
 
     init(scope: StubScope, name: String?, ancestors: [StubScope], location: StubSourceLocation?) {
         self.scope = scope
@@ -108,5 +124,9 @@ final class ScopeState {
 /// fails it if it ends first.
 struct InFlightRequest {
     let pending: any PendingAnswer
-    let request: RecordedRequest
+    let exchange: LoggedExchange
+
+    var request: RecordedRequest {
+        exchange.request
+    }
 }

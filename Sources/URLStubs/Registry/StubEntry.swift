@@ -1,3 +1,5 @@
+import Foundation
+
 /// A registered stub as the registry keeps it: its pattern, what it answers, how
 /// often it may answer, and how often it did.
 ///
@@ -6,6 +8,16 @@ final class StubEntry {
     enum Source {
         case fixed(StubResponse)
         case dynamic(@Sendable (RecordedRequest) async throws -> StubResponse)
+        /// The real network answers (``StubScope/passThrough(_:fileID:filePath:line:column:)``).
+        case passThrough
+    }
+
+    /// Who wrote the stub.
+    enum Origin: Equatable {
+        /// The test, with `stub(...)` or `passThrough(...)`.
+        case written
+        /// A cassette's entries for one request, registered when its scope opened.
+        case cassette(URL)
     }
 
     let id: UInt64
@@ -13,6 +25,7 @@ final class StubEntry {
     let source: Source
     let expectation: StubExpectation
     let location: StubSourceLocation
+    let origin: Origin
     /// Why the stub cannot answer (a refused response), or `nil`.
     let refusal: String?
     /// The requests this stub answered.
@@ -20,8 +33,9 @@ final class StubEntry {
     /// The requests that matched a `.never` stub.
     var violations = 0
 
-    init(id: UInt64, pattern: RequestPattern, source: Source, expectation: StubExpectation, location: StubSourceLocation) {
+    init(id: UInt64, pattern: RequestPattern, source: Source, expectation: StubExpectation, location: StubSourceLocation, origin: Origin = .written) {
         self.id = id
+        self.origin = origin
         self.pattern = pattern
         self.source = source
         self.expectation = expectation
@@ -39,19 +53,31 @@ final class StubEntry {
         return hits >= maximum
     }
 
-    /// Takes one use and returns the response for it, following a sequence.
-    func takeFixedResponse(_ response: StubResponse) -> StubResponse {
-        hits += 1
+    /// What answers the stub's requests, as the request log names it.
+    var answerSource: RecordedExchange.Source {
+        switch (source, origin) {
+        case (.passThrough, _): .network
+        case let (_, .cassette(file)): .cassette(file)
+        case (_, .written): .stub(location)
+        }
+    }
+
+    /// The response for the stub's `use`-th request (counting from 1), following
+    /// a sequence.
+    func response(forUse use: Int, of response: StubResponse) -> StubResponse {
         guard case let .sequence(responses) = response.kind else { return response }
-        var next = responses[min(hits - 1, responses.count - 1)]
+        var next = responses[min(use - 1, responses.count - 1)]
         if next.delay == nil {
             next.delay = response.delay
         }
         return next
     }
 
-    /// The stub written as its pattern and registration site.
+    /// The stub written as its pattern and registration site (or cassette).
     var summary: String {
-        "\(pattern) (registered at \(location))"
+        switch origin {
+        case .written: "\(pattern) (registered at \(location))"
+        case let .cassette(file): "\(pattern) (\(RecordingMessages.cassetteLine(file)))"
+        }
     }
 }

@@ -7,9 +7,11 @@ extension StubRegistry {
     /// What the registry decided for one request.
     enum Resolution: Sendable {
         /// Answer with this response, after its delay if it has one.
-        case respond(StubResponse, RecordedRequest)
+        case respond(StubResponse, LoggedExchange)
         /// Compute the response with the stub's closure, then answer.
-        case compute(@Sendable (RecordedRequest) async throws -> StubResponse, RecordedRequest)
+        case compute(@Sendable (RecordedRequest) async throws -> StubResponse, LoggedExchange)
+        /// Send the request to the real network and answer with what comes back.
+        case passThrough(LoggedExchange)
         /// Fail the request with this error.
         case fail(URLError)
 
@@ -18,7 +20,7 @@ extension StubRegistry {
         var isDeferred: Bool {
             switch self {
             case let .respond(response, _): response.delay != nil
-            case .compute: true
+            case .compute, .passThrough: true
             case .fail: false
             }
         }
@@ -40,11 +42,15 @@ extension StubRegistry {
         }
         let unsequenced = RecordedRequest(urlRequest: urlRequest, body: body, sequenceNumber: 0)
         var wakeUps: [(RequestWaiter, [RecordedRequest])] = []
+        var liveCheck: (LoggedExchange, StubEntry)?
         let resolution = state.withLock { state in
-            Self.resolve(unsequenced, scope: scope, pending: pending, state: &state, wakeUps: &wakeUps)
+            Self.resolve(unsequenced, scope: scope, pending: pending, state: &state, wakeUps: &wakeUps, liveCheck: &liveCheck)
         }
         for (waiter, requests) in wakeUps {
             waiter.resume(with: .success(requests))
+        }
+        if let (exchange, entry) = liveCheck {
+            startLiveCheck(of: exchange, answeredBy: entry, in: scope ?? .global)
         }
         return resolution
     }
@@ -54,7 +60,8 @@ extension StubRegistry {
         scope: StubScope?,
         pending: some PendingAnswer,
         state: inout State,
-        wakeUps: inout [(RequestWaiter, [RecordedRequest])]
+        wakeUps: inout [(RequestWaiter, [RecordedRequest])],
+        liveCheck: inout (LoggedExchange, StubEntry)?
     ) -> Resolution {
         var request = unsequenced
         request.sequenceNumber = state.nextRequestNumber
@@ -67,35 +74,70 @@ extension StubRegistry {
         for member in chain {
             guard let (entry, evaluation) = member.bestMatch(for: request) else { continue }
             request.pathParameters = evaluation.pathParameters
-            log(request, in: chain, isUnscoped: scope == nil, wakeUps: &wakeUps)
-            if entry.expectation.forbidsRequests {
-                entry.violations += 1
-                return .fail(StubFailure.error(FailureMessages.forbidden(request, stub: entry), url: request.url))
-            }
-            if let refusal = entry.refusal {
-                return .fail(StubFailure.error(FailureMessages.refused(request, stub: entry, reason: refusal), url: request.url))
-            }
-            let resolution: Resolution
-            switch entry.source {
-            case let .fixed(response):
-                resolution = .respond(entry.takeFixedResponse(response), request)
-            case let .dynamic(closure):
-                entry.hits += 1
-                resolution = .compute(closure, request)
+            let exchange = log(request, in: chain, isUnscoped: scope == nil, wakeUps: &wakeUps)
+            let resolution = answer(exchange, with: entry)
+            if homeState.checksLive, exchange.source != .network, exchange.source != .none {
+                liveCheck = (exchange, entry)
             }
             if resolution.isDeferred {
-                homeState.inFlight[ObjectIdentifier(pending)] = InFlightRequest(pending: pending, request: request)
+                homeState.inFlight[ObjectIdentifier(pending)] = InFlightRequest(pending: pending, exchange: exchange)
             }
             return resolution
         }
-        log(request, in: chain, isUnscoped: scope == nil, wakeUps: &wakeUps)
-        if let usedUp = usedUpMatch(for: request, in: chain) {
+        let exchange = log(request, in: chain, isUnscoped: scope == nil, wakeUps: &wakeUps)
+        let usedUp = usedUpMatch(for: request, in: chain)
+        if chain.contains(where: { $0.recording != nil }), usedUp.map({ $0.origin != .written }) ?? true {
+            // A recording scope sends what neither its stubs nor its cassette answer
+            // (nor a cassette entry already replayed) to the network, and records it.
+            exchange.source = .network
+            homeState.inFlight[ObjectIdentifier(pending)] = InFlightRequest(pending: pending, exchange: exchange)
+            return .passThrough(exchange)
+        }
+        let failure: URLError
+        if let usedUp {
             // Over the stub's limit: the stub explains the failure, and the scope's
             // end reports its expectation as unmet, at the stub's line.
             usedUp.violations += 1
-            return .fail(StubFailure.error(FailureMessages.overLimit(request, stub: usedUp), url: request.url))
+            failure = StubFailure.error(FailureMessages.overLimit(request, stub: usedUp), url: request.url)
+        } else {
+            failure = unmatched(request, in: homeState, chain: chain, isUnscoped: scope == nil)
         }
-        return .fail(unmatched(request, in: homeState, chain: chain, isUnscoped: scope == nil))
+        exchange.settle(.failure(failure))
+        return .fail(failure)
+    }
+
+    /// What `entry`, the stub that matched, answers the logged request with: takes
+    /// one of its uses, and settles the exchange at once unless its answer is
+    /// deferred.
+    private static func answer(_ exchange: LoggedExchange, with entry: StubEntry) -> Resolution {
+        let request = exchange.request
+        let resolution: Resolution
+        if entry.expectation.forbidsRequests {
+            entry.violations += 1
+            resolution = .fail(StubFailure.error(FailureMessages.forbidden(request, stub: entry), url: request.url))
+        } else if let refusal = entry.refusal {
+            resolution = .fail(StubFailure.error(FailureMessages.refused(request, stub: entry, reason: refusal), url: request.url))
+        } else {
+            entry.hits += 1
+            exchange.source = entry.answerSource
+            switch entry.source {
+            case let .fixed(response):
+                resolution = .respond(entry.response(forUse: entry.hits, of: response), exchange)
+            case let .dynamic(closure):
+                resolution = .compute(closure, exchange)
+            case .passThrough:
+                resolution = .passThrough(exchange)
+            }
+        }
+        switch resolution {
+        case let .fail(error):
+            exchange.settle(.failure(error))
+        case let .respond(response, _) where response.delay == nil:
+            exchange.settle(RecordedExchange.Outcome(response, method: request.method))
+        case .respond, .compute, .passThrough:
+            break
+        }
+        return resolution
     }
 
     /// The newest stub of `chain`, nearest scope first, that matches `request` but
@@ -111,11 +153,19 @@ extension StubRegistry {
         return nil
     }
 
-    /// Forgets a deferred request once it has been answered or cancelled.
+    /// Forgets a deferred request once it has been answered or cancelled; one whose
+    /// outcome is still unknown then was cancelled.
     func settle(_ pending: some PendingAnswer, in scope: StubScope?) {
         state.withLock { state in
-            _ = state.scopes[(scope ?? .global).id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending))
+            let flight = state.scopes[(scope ?? .global).id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending))
+            flight?.exchange.settle(.cancelled)
         }
+    }
+
+    /// Writes down how a deferred request ended, unless a cancel or its scope's end
+    /// came first.
+    func record(_ outcome: RecordedExchange.Outcome, of exchange: LoggedExchange) {
+        state.withLock { _ in exchange.settle(outcome) }
     }
 
     /// The scope, its enclosing scopes that are still open, and the global scope.
@@ -141,17 +191,19 @@ extension StubRegistry {
         in chain: [ScopeState],
         isUnscoped: Bool,
         wakeUps: inout [(RequestWaiter, [RecordedRequest])]
-    ) {
+    ) -> LoggedExchange {
+        let exchange = LoggedExchange(request)
         for member in chain {
             if member.scope.isGlobal {
                 guard isUnscoped else { continue }
-                if member.requests.count >= globalLogLimit {
-                    member.requests.removeFirst(member.requests.count / 2)
+                if member.log.count >= globalLogLimit {
+                    member.log.removeFirst(member.log.count / 2)
                 }
             }
-            member.requests.append(request)
+            member.log.append(exchange)
             collectWaiters(satisfiedBy: request, in: member, into: &wakeUps)
         }
+        return exchange
     }
 
     private static func unmatched(_ request: RecordedRequest, in home: ScopeState, chain: [ScopeState], isUnscoped: Bool) -> URLError {
@@ -172,6 +224,7 @@ extension StubRegistry {
         let message = isUnscoped
             ? FailureMessages.noScope(request, nearMisses: nearMisses)
             : FailureMessages.unmatched(request, in: home.title, nearMisses: nearMisses, stubCount: candidates.count)
+                + (home.cassette.map { "\n" + RecordingMessages.replayHint($0) } ?? "")
         if !isUnscoped {
             // Where the scope was opened; for a scope opened without a location (an
             // XCTest method's), the nearest stub, else the scope's first stub.

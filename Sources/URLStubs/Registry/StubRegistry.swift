@@ -58,22 +58,54 @@ final class StubRegistry: Sendable {
         }
     }
 
+    /// What a scope left when it ended.
+    struct Ending {
+        /// Every unmatched request, unmet expectation, unusable stub, abandoned
+        /// request, drift and refused cassette of the scope.
+        var problems: [StubProblem]
+        /// Every request the scope received, with its outcome.
+        var traffic: [RecordedExchange]
+        /// Each stub the scope had, with how many requests it answered.
+        var usage: [StubUsage]
+    }
+
     /// Ends `scope`: verifies its stubs' expectations, fails its requests still in
-    /// flight and its waiters, frees its state, and returns every problem.
+    /// flight and its waiters, writes its cassette, frees its state, and returns
+    /// every problem.
     func endScope(_ scope: StubScope) -> [StubProblem] {
-        guard !scope.isGlobal, let ended = state.withLock({ $0.scopes.removeValue(forKey: scope.id) }) else {
-            return []
+        finishScope(scope).problems
+    }
+
+    /// Ends `scope` as ``endScope(_:)`` does, and returns its traffic and stub use too.
+    func finishScope(_ scope: StubScope) -> Ending {
+        let ended = state.withLock { state -> (ScopeState, [(InFlightRequest, String)], [RecordedExchange])? in
+            guard !scope.isGlobal, let ended = state.scopes.removeValue(forKey: scope.id) else { return nil }
+            let abandoned = ended.inFlight.values
+                .sorted { $0.request.sequenceNumber < $1.request.sequenceNumber }
+                .map { flight in
+                    let message = FailureMessages.abandoned(flight.request, in: ended.title)
+                    flight.exchange.settle(.failure(StubFailure.error(message, url: flight.request.url)))
+                    return (flight, message)
+                }
+            return (ended, abandoned, ended.log.map(\.snapshot))
+        }
+        guard let (ended, abandoned, traffic) = ended else {
+            return Ending(problems: [], traffic: [], usage: [])
         }
         var warnings: [StubProblem] = []
-        for flight in ended.inFlight.values.sorted(by: { $0.request.sequenceNumber < $1.request.sequenceNumber }) {
-            let message = FailureMessages.abandoned(flight.request, in: ended.title)
+        for (flight, message) in abandoned {
             flight.pending.abandon(with: StubFailure.error(message, url: flight.request.url))
             warnings.append(StubProblem(kind: .abandonedRequest(flight.request), message: message, location: ended.location))
         }
         for waiter in ended.waiters.values {
             waiter.resume(with: .failure(RequestWaitError.scopeEnded(scope: ended.title, pattern: waiter.pattern.description)))
         }
-        return ended.problems + ended.entries.compactMap(ScopeMessages.unmetExpectation) + warnings
+        var problems = ended.problems + ended.entries.compactMap(ScopeMessages.unmetExpectation) + warnings
+        if let recording = ended.recording, let error = recording.write(traffic) {
+            problems.append(StubProblem(kind: .cassette(error), message: error.description, location: ended.location))
+        }
+        let usage = ended.entries.map { StubUsage(pattern: $0.pattern.description, location: $0.location, hits: $0.hits) }
+        return Ending(problems: problems, traffic: traffic, usage: usage)
     }
 
     /// Whether `scope` is open (the global scope always is).
@@ -87,6 +119,7 @@ final class StubRegistry: Sendable {
         source: StubEntry.Source,
         expectation: StubExpectation,
         location: StubSourceLocation,
+        origin: StubEntry.Origin = .written,
         in scope: StubScope
     ) -> UInt64? {
         let (id, warning) = state.withLock { state -> (UInt64?, String?) in
@@ -94,7 +127,7 @@ final class StubRegistry: Sendable {
                 let hasEnded = scope.id < state.nextScopeID
                 return (nil, ScopeMessages.ignoredStub(pattern, at: location, scope: scope, hasEnded: hasEnded))
             }
-            let entry = StubEntry(id: state.nextStubID, pattern: pattern, source: source, expectation: expectation, location: location)
+            let entry = StubEntry(id: state.nextStubID, pattern: pattern, source: source, expectation: expectation, location: location, origin: origin)
             state.nextStubID += 1
             let refusal = pattern.problem.map { (reason: $0, message: ScopeMessages.unusablePattern(pattern, reason: $0)) }
                 ?? entry.refusal.map { (reason: $0, message: ScopeMessages.refusedStub(pattern, reason: $0)) }
@@ -132,6 +165,23 @@ final class StubRegistry: Sendable {
     /// The requests `scope` received, in order.
     func requests(in scope: StubScope) -> [RecordedRequest] {
         state.withLock { $0.scopes[scope.id]?.requests ?? [] }
+    }
+
+    /// The requests `scope` received, in order, with their outcomes.
+    func exchanges(in scope: StubScope) -> [RecordedExchange] {
+        state.withLock { $0.scopes[scope.id]?.log.map(\.snapshot) ?? [] }
+    }
+
+    /// Makes `scope` answer from the cassette `file` (whose entries are registered
+    /// separately) and, with a `recording`, send what nothing else answers to the
+    /// network and write the cassette when it ends; returns whether the scope is open.
+    func attachCassette(_ file: URL, recording: CassetteRecording?, to scope: StubScope) -> Bool {
+        state.withLock { state in
+            guard let scopeState = state.scopes[scope.id] else { return false }
+            scopeState.cassette = file
+            scopeState.recording = recording
+            return true
+        }
     }
 
     /// Writes a warning that no test owns to standard error.

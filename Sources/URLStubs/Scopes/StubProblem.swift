@@ -12,6 +12,11 @@ public struct StubProblem: Sendable {
         /// scope ended; it failed with an error. Only a warning: the test may have
         /// meant to leave it.
         case abandonedRequest(RecordedRequest)
+        /// A cassette that could not be read or written (nothing was written).
+        case cassette(CassetteError)
+        /// A stubbed answer that differs from what the real server answers, found by
+        /// a live check; the test still received the stubbed answer.
+        case drift(stub: String, differences: [String])
     }
 
     /// What kind of problem it is.

@@ -15,6 +15,10 @@ extension StubScope {
         /// Every unmatched request, unmet expectation, unusable stub and abandoned
         /// request of the scope; see ``StubProblem/isWarning``.
         public let problems: [StubProblem]
+        /// Every request the scope received, with its outcome.
+        public let traffic: [RecordedExchange]
+        /// Each stub the scope had, with how many requests it answered.
+        public let usage: [StubUsage]
     }
 
     /// Runs `body` in a new scope, nested in the current one, and returns its
@@ -33,8 +37,9 @@ extension StubScope {
         } catch {
             result = .failure(error)
         }
-        let problems = StubRegistry.shared.endScope(scope)
-        return Outcome(result: result, scope: scope, title: title, problems: problems)
+        let drift = await StubRegistry.shared.finishLiveChecks(in: scope)
+        let ending = StubRegistry.shared.finishScope(scope)
+        return Outcome(result: result, scope: scope, title: title, problems: ending.problems + drift, traffic: ending.traffic, usage: ending.usage)
     }
 
     /// Opens a new top-level scope that the caller must end with

@@ -51,3 +51,15 @@ extension StubScope {
         return try await StubRegistry.shared.waitForRequests(matching: pattern, count: count, in: self, timeout: timeout)
     }
 }
+
+extension StubScope {
+    /// Every request the scope received, in the order it arrived, with what answered
+    /// it and how it ended: a response, a failure, a cancel, or still waiting.
+    ///
+    /// The same requests as ``requests``; empty once the scope has ended.
+    nonisolated(nonsending) public var exchanges: [RecordedExchange] {
+        get async {
+            StubRegistry.shared.exchanges(in: self)
+        }
+    }
+}

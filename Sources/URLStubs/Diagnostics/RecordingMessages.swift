@@ -1,0 +1,82 @@
+import Foundation
+
+/// What users read about cassettes, passthrough and redaction.
+enum RecordingMessages {
+    static func describe(_ error: CassetteError) -> String {
+        switch error {
+        case let .missingFile(path):
+            "URLStubs: there is no cassette at \(path). Replay needs one: record it first by running the test with \(CassetteMode.environmentVariable)=missing (or mode: .recordMissing) against the real server."
+        case let .unreadable(path, reason):
+            "URLStubs: the cassette at \(path) cannot be read as a HAR file: \(reason)."
+        case let .invalidRule(rule, reason):
+            "URLStubs: the redaction setting \(rule) cannot be used: \(reason). Nothing was recorded."
+        case let .leakedSecret(path, leak):
+            "URLStubs: did not write the cassette \(path): a secret survived redaction in \(leak). Nothing was written. Add a redaction rule that removes it (Redaction.standard.adding(.jsonField(…)) or .pattern(…)), or stop the server from echoing it."
+        case let .unwritable(path, reason):
+            "URLStubs: could not write the cassette \(path): \(reason)."
+        }
+    }
+
+    static func decodingFailure(_ error: any Error) -> String {
+        switch error {
+        case let DecodingError.keyNotFound(key, context):
+            "\(path(context.codingPath + [key])) is missing"
+        case let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context):
+            "\(path(context.codingPath)) has the wrong type (\(context.debugDescription))"
+        case let DecodingError.dataCorrupted(context):
+            context.codingPath.isEmpty ? "it is not JSON" : "\(path(context.codingPath)) is corrupted"
+        default:
+            error.localizedDescription
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingPrefix(".").description
+    }
+
+    static let unexplainedFailure = "the request failed when it was recorded"
+
+    static func notHTTP(_ request: RecordedRequest) -> String {
+        "URLStubs: the network answered \(request) with something other than an HTTP response."
+    }
+
+    static func cassetteLine(_ file: URL) -> String {
+        "from cassette \(file.lastPathComponent)"
+    }
+
+    static func replayHint(_ file: URL) -> String {
+        "The cassette \(file.path) has no entry left for it (replay mode sends nothing to the network); to record it, run with \(CassetteMode.environmentVariable)=missing."
+    }
+}
+
+/// What users read when a stub no longer answers what the real server does.
+enum DriftMessages {
+    static func drift(_ request: RecordedRequest, stub: String, differences: [String]) -> String {
+        (["URLStubs: the stub \(stub) answers \(request) differently from the real server (the test received the stub's answer):"]
+            + differences.map { "- " + $0 }).joined(separator: "\n")
+    }
+
+    static func status(stub: Int, server: Int) -> String {
+        "status: the stub answers \(stub), the server \(server)"
+    }
+
+    static func contentType(stub: String?, server: String?) -> String {
+        "content type: the stub answers \(stub ?? "none"), the server \(server ?? "none")"
+    }
+
+    static func missingKey(_ path: String) -> String {
+        "JSON: \(path) is in the stub's answer but missing from the server's"
+    }
+
+    static func extraKey(_ path: String) -> String {
+        "JSON: \(path) is in the server's answer but missing from the stub's"
+    }
+
+    static func differentType(_ path: String, stub: String, server: String) -> String {
+        "JSON: \(path) is \(stub) in the stub's answer but \(server) in the server's"
+    }
+
+    static func serverFailed(stubStatus: Int, error: String) -> String {
+        "the stub answers \(stubStatus), but the live request failed: \(error)"
+    }
+}

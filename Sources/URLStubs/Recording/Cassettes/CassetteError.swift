@@ -1,0 +1,20 @@
+import Foundation
+
+/// Why a cassette could not be replayed or written.
+public enum CassetteError: Error, Sendable, CustomStringConvertible {
+    /// Strict replay needs a cassette file, and there is none at this path.
+    case missingFile(path: String)
+    /// The file is not a HAR file URLStubs can read.
+    case unreadable(path: String, reason: String)
+    /// A redaction rule cannot be used.
+    case invalidRule(rule: String, reason: String)
+    /// A secret survived redaction; nothing was written.
+    case leakedSecret(path: String, leak: String)
+    /// Writing the file failed.
+    case unwritable(path: String, reason: String)
+
+    /// A sentence saying what went wrong and what to do.
+    public var description: String {
+        RecordingMessages.describe(self)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// What a recording scope writes when it ends: the cassette file, and the entries
+/// it already held (kept by ``CassetteMode/recordMissing``).
+struct CassetteRecording: Sendable {
+    let file: URL
+    let mode: CassetteMode
+    let redaction: Redaction
+    /// The entries read from the file, written again before the new ones.
+    let kept: [CassetteEntry]
+
+    /// Writes the cassette for the traffic `log` of the ended scope: the kept
+    /// entries, then every request the network answered, in order, redacted and
+    /// scanned for leaks first.
+    ///
+    /// - Returns: The error to report, or `nil` when the file was written (or there
+    ///   was nothing new to add to it).
+    func write(_ log: [RecordedExchange], environment: [String: String] = ProcessInfo.processInfo.environment) -> CassetteError? {
+        let recorded = log.filter(\.isLiveTraffic).compactMap(CassetteEntry.init)
+        if mode == .recordMissing, recorded.isEmpty, FileManager.default.fileExists(atPath: file.path) {
+            return nil // Nothing new: leave the file exactly as it is.
+        }
+        do {
+            var redactor = try Redactor(redaction)
+            let entries = redactor.redact(kept + recorded)
+            let secrets = LeakScan.secrets(removed: redactor.removals, environment: environment)
+            if let leak = LeakScan.firstLeak(in: entries, of: secrets) {
+                return .leakedSecret(path: file.path, leak: leak)
+            }
+            let data = try HARFile(entries).encoded()
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            // Atomic: a temporary file in the same directory, renamed over the old one.
+            try data.write(to: file, options: .atomic)
+            return nil
+        } catch let error as CassetteError {
+            return error
+        } catch {
+            return .unwritable(path: file.path, reason: error.localizedDescription)
+        }
+    }
+}
+
+extension RecordedExchange {
+    /// Whether the network answered this request: a response, or an error the
+    /// network gave (not one URLStubs made, such as the scope ending first).
+    var isLiveTraffic: Bool {
+        guard source == .network else { return false }
+        switch outcome {
+        case .response:
+            return true
+        case let .failure(error):
+            return (error as? URLError)?.code != StubFailure.code
+        case .waiting, .cancelled:
+            return false
+        }
+    }
+}

@@ -1,0 +1,54 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// A request a stub answered that is also being sent to the real server, to find
+/// where the stub and reality drifted apart.
+struct LiveCheck: Sendable {
+    /// The environment variable that turns the check on for every scope of a run.
+    static let environmentVariable = "URLSTUBS_VERIFY_LIVE"
+
+    /// Whether the environment turns the check on.
+    static let isOnForRun: Bool = {
+        let value = ProcessInfo.processInfo.environment[environmentVariable]?.lowercased() ?? ""
+        return ["1", "true", "yes"].contains(value)
+    }()
+
+    let exchange: LoggedExchange
+    /// The stub that answered, as reports name it.
+    let stub: String
+    let location: StubSourceLocation
+    /// The live request, sent by its own task.
+    let live: Task<LiveRequest.Result, Never>
+
+    /// The differences between the stubbed answer `stubbed` and the live one.
+    static func differences(stubbed: RecordedExchange.Outcome, live: RecordedExchange.Outcome) -> [String] {
+        switch (stubbed, live) {
+        case let (.response(stubStatus, stubHeaders, stubBody), .response(liveStatus, liveHeaders, liveBody)):
+            var differences: [String] = []
+            if stubStatus != liveStatus {
+                differences.append(DriftMessages.status(stub: stubStatus, server: liveStatus))
+            }
+            let stubType = mediaType(stubHeaders)
+            let liveType = mediaType(liveHeaders)
+            if stubType != liveType {
+                differences.append(DriftMessages.contentType(stub: stubType, server: liveType))
+            }
+            if let stubShape = JSONShape(stubBody), let liveShape = JSONShape(liveBody) {
+                differences += stubShape.differences(from: liveShape)
+            }
+            return differences
+        case let (.response(status, _, _), .failure(error)):
+            return [DriftMessages.serverFailed(stubStatus: status, error: error.localizedDescription)]
+        default:
+            return []
+        }
+    }
+
+    /// The media type of a `Content-Type` field, lowercased, without parameters.
+    private static func mediaType(_ headers: [String: String]) -> String? {
+        let value = headers.first { $0.key.caseInsensitiveCompare("Content-Type") == .orderedSame }?.value
+        return value.map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() }
+    }
+}

@@ -1,0 +1,58 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// Sends a request the scope lets through to the real network, with a session of
+/// its own that no stub intercepts.
+enum LiveRequest {
+    /// What the network answered, ready for the client and for the request log.
+    struct Result: Sendable {
+        let answer: Answer
+        let outcome: RecordedExchange.Outcome
+    }
+
+    /// The unstubbed session: an ephemeral configuration without ``StubURLProtocol``
+    /// (even when default configurations are intercepted), without a URL cache, and
+    /// with no cookie storage, so one test's cookies never reach another's request.
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { $0 != StubURLProtocol.self }
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
+    }()
+
+    /// Header fields that describe one connection or one transfer encoding, not
+    /// the response: the body is handed over whole and already decoded.
+    static let transferHeaders: Set<String> = ["connection", "keep-alive", "transfer-encoding", "content-encoding", "content-length"]
+
+    /// Sends `request` (its method, headers, body and timeout) and returns the real
+    /// status, headers and body, or the network's error.
+    ///
+    /// Redirects are followed by the unstubbed session; the answer is the last
+    /// response, delivered for the URL that was asked for.
+    static func send(_ request: RecordedRequest) async -> Result {
+        var urlRequest = request.urlRequest
+        urlRequest.httpBodyStream = nil
+        urlRequest.httpBody = request.body
+        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        do {
+            let (body, response) = try await session.data(for: urlRequest)
+            guard let http = response as? HTTPURLResponse else {
+                let error = StubFailure.error(RecordingMessages.notHTTP(request), url: request.url)
+                return Result(answer: .failure(error), outcome: .failure(error))
+            }
+            var headers: [String: String] = [:]
+            for case let (name as String, value as String) in http.allHeaderFields where !transferHeaders.contains(name.lowercased()) {
+                headers[name] = value
+            }
+            let stubbed = StubResponse.data(body, status: http.statusCode, headers: headers)
+            return Result(answer: Answer(stubbed, for: request), outcome: RecordedExchange.Outcome(stubbed, method: request.method))
+        } catch {
+            return Result(answer: .failure(error), outcome: .failure(error))
+        }
+    }
+}

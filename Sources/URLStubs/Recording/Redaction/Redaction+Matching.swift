@@ -1,0 +1,71 @@
+import Foundation
+
+/// How recorded values compare with a request's on replay: a redacted value
+/// matches any value.
+extension Redaction {
+    /// Whether `actual` has exactly the items of `recorded`, in any order, where a
+    /// recorded placeholder value matches any value.
+    static func queryItems(_ actual: [QueryItem], match recorded: [QueryItem]) -> Bool {
+        guard actual.count == recorded.count else { return false }
+        var remaining = actual
+        for item in recorded {
+            let index = remaining.firstIndex { candidate in
+                candidate.name == item.name && (item.value == placeholder || candidate.value == item.value)
+            }
+            guard let index else { return false }
+            remaining.remove(at: index)
+        }
+        return true
+    }
+
+    /// Whether `actual` equals the `recorded` body: byte for byte, or as equal JSON
+    /// where a recorded placeholder string matches any value.
+    static func body(_ actual: Data?, matches recorded: Data?) -> Bool {
+        let actual = actual ?? Data()
+        let recorded = recorded ?? Data()
+        if actual == recorded {
+            return true
+        }
+        guard let expected = try? JSONSerialization.jsonObject(with: recorded, options: [.fragmentsAllowed]),
+              let given = try? JSONSerialization.jsonObject(with: actual, options: [.fragmentsAllowed]) else {
+            return textMatches(actual, recorded)
+        }
+        return json(given, matches: expected)
+    }
+
+    private static func json(_ actual: Any, matches recorded: Any) -> Bool {
+        switch recorded {
+        case let string as String:
+            return string == placeholder || (actual as? String) == string
+        case let object as [String: Any]:
+            guard let given = actual as? [String: Any], Set(given.keys) == Set(object.keys) else { return false }
+            return object.allSatisfy { key, value in json(given[key]!, matches: value) }
+        case let array as [Any]:
+            guard let given = actual as? [Any], given.count == array.count else { return false }
+            return zip(given, array).allSatisfy { json($0, matches: $1) }
+        default:
+            return (actual as? NSObject)?.isEqual(recorded) ?? false
+        }
+    }
+
+    /// Whether the text `actual` equals `recorded` where each placeholder in
+    /// `recorded` stands for any text.
+    private static func textMatches(_ actual: Data, _ recorded: Data) -> Bool {
+        guard let pattern = String(data: recorded, encoding: .utf8), pattern.contains(placeholder),
+              let text = String(data: actual, encoding: .utf8) else { return false }
+        let parts = pattern.components(separatedBy: placeholder)
+        var rest = Substring(text)
+        for (index, part) in parts.enumerated() {
+            if index == 0 {
+                guard rest.hasPrefix(part) else { return false }
+                rest = rest.dropFirst(part.count)
+            } else if index == parts.count - 1 {
+                return rest.hasSuffix(part)
+            } else {
+                guard let found = rest.range(of: part) else { return false }
+                rest = rest[found.upperBound...]
+            }
+        }
+        return true
+    }
+}

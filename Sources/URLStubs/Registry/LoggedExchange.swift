@@ -1,0 +1,31 @@
+/// One entry of a scope's request log, as the registry keeps it: the request, and
+/// the outcome it is given once known.
+///
+/// A request made in a nested scope is one entry shared by the logs of every scope
+/// it was made in, so its outcome is written once and read everywhere.
+final class LoggedExchange: @unchecked Sendable {
+    // @unchecked: `outcome` and `source` change only while the registry's lock is
+    // held, and are read only there (see ``StubRegistry``).
+    let request: RecordedRequest
+    /// How the request ended; ``RecordedExchange/Outcome/waiting`` until then.
+    var outcome: RecordedExchange.Outcome = .waiting
+    /// What answered it.
+    var source: RecordedExchange.Source = .none
+
+    init(_ request: RecordedRequest) {
+        self.request = request
+    }
+
+    /// Sets the outcome unless one was set first: whichever of the answer, a cancel
+    /// or the scope's end comes first is what happened.
+    func settle(_ outcome: RecordedExchange.Outcome) {
+        if self.outcome.isWaiting {
+            self.outcome = outcome
+        }
+    }
+
+    /// The entry as users read it.
+    var snapshot: RecordedExchange {
+        RecordedExchange(request: request, outcome: outcome, source: source)
+    }
+}

@@ -1,0 +1,52 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+extension StubRegistry {
+    /// Makes `scope` send every request its stubs answer to the network as well;
+    /// returns whether the scope is open.
+    func checkLive(in scope: StubScope) -> Bool {
+        state.withLock { state in
+            guard let scopeState = state.scopes[scope.id] else { return false }
+            scopeState.checksLive = true
+            return true
+        }
+    }
+
+    /// Sends the request of `exchange`, which `entry` answered, to the network, and
+    /// keeps the check for the end of `scope`.
+    func startLiveCheck(of exchange: LoggedExchange, answeredBy entry: StubEntry, in scope: StubScope) {
+        let request = exchange.request
+        let live = Task.detached { await LiveRequest.send(request) }
+        let check = LiveCheck(exchange: exchange, stub: entry.summary, location: entry.location, live: live)
+        let isOpen = state.withLock { state in
+            guard let scopeState = state.scopes[scope.id] else { return false }
+            scopeState.liveChecks.append(check)
+            return true
+        }
+        if !isOpen {
+            live.cancel()
+        }
+    }
+
+    /// Waits for the drift checks of `scope` and returns a problem for each stubbed
+    /// answer that differs from the live one.
+    func finishLiveChecks(in scope: StubScope) async -> [StubProblem] {
+        let checks = state.withLock { state -> [LiveCheck] in
+            guard let scopeState = state.scopes[scope.id] else { return [] }
+            defer { scopeState.liveChecks = [] }
+            return scopeState.liveChecks
+        }
+        var problems: [StubProblem] = []
+        for check in checks {
+            let live = await check.live.value
+            let stubbed = state.withLock { _ in check.exchange.outcome }
+            let differences = LiveCheck.differences(stubbed: stubbed, live: live.outcome)
+            guard !differences.isEmpty else { continue }
+            let message = DriftMessages.drift(check.exchange.request, stub: check.stub, differences: differences)
+            problems.append(StubProblem(kind: .drift(stub: check.stub, differences: differences), message: message, location: check.location))
+        }
+        return problems
+    }
+}

@@ -1,0 +1,40 @@
+/// Letting chosen requests reach the real network, and checking stubs against it.
+extension StubScope {
+    /// Sends the requests that match `pattern` to the real network instead of
+    /// answering them from stubs: `scope.passThrough(.host("localhost"))`.
+    ///
+    /// The request goes out through a session of URLStubs' own that nothing
+    /// stubs (method, headers, body and timeout as the request had them; cookies
+    /// and caches are not shared), and its caller receives the real status, header
+    /// fields and body, or the network's error. It is recorded in ``requests`` and
+    /// ``exchanges`` like any other. Redirects are followed, and the last response
+    /// is delivered for the URL that was asked for. Like any stub, it competes by
+    /// recency: stubs registered after it win for the requests they match.
+    ///
+    /// By default nothing reaches the network: a request no stub matches fails.
+    @discardableResult
+    nonisolated(nonsending) public func passThrough(
+        _ pattern: RequestPattern = .anyRequest,
+        times: StubExpectation = .any,
+        fileID: String = #fileID,
+        filePath: String = #filePath,
+        line: Int = #line,
+        column: Int = #column
+    ) async -> Stub {
+        let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let id = StubRegistry.shared.register(pattern, source: .passThrough, expectation: times, location: location, in: self)
+        return Stub(id: id ?? 0, scope: self, pattern: pattern.description, location: location)
+    }
+
+    /// Also sends every request the scope's stubs (or cassette) answer from now on
+    /// to the real server, and reports, when the scope ends, each stub whose answer
+    /// differs from the server's: the status, the content type, and the shape of
+    /// the JSON body (keys present or missing, value types, recursively).
+    ///
+    /// The code under test still receives the stubbed answer. Each difference is a
+    /// problem of the scope, reported at the stub's line. Setting the environment
+    /// variable `URLSTUBS_VERIFY_LIVE=1` turns this on for every scope of a run.
+    nonisolated(nonsending) public func checkForDrift() async {
+        _ = StubRegistry.shared.checkLive(in: self)
+    }
+}

@@ -1,0 +1,9 @@
+/// How many requests one stub of an ended scope answered.
+public struct StubUsage: Sendable, Hashable {
+    /// The stub's pattern in words.
+    public let pattern: String
+    /// Where the stub was registered.
+    public let location: StubSourceLocation
+    /// The requests it answered.
+    public let hits: Int
+}
