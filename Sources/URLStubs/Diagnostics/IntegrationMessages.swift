@@ -8,4 +8,32 @@ public enum IntegrationMessages {
     /// What `interceptSharedSession()` and `interceptDefaultConfigurations()` record
     /// on Linux, where they cannot work.
     public static let sharedSessionUnsupported = "URLStubs cannot intercept URLSession.shared or sessions built from .default/.ephemeral configurations on Linux: Foundation there consults its built-in HTTP protocol before any registered class. Inject the session instead: pass URLSession.stubbed, or a session built from URLSessionConfiguration.stubbed or .stubbed(from:), to the code under test."
+
+    /// What a suite's `.stubbed { … }` trait reports for a baseline stub that no
+    /// test case of the suite used.
+    public static func unusedBaseline(_ stub: String, at location: StubSourceLocation, suite: String, testCases: Int) -> String {
+        let cases = testCases == 1 ? "its 1 test case" : "any of its \(testCases) test cases"
+        return "URLStubs: the baseline stub \(stub) (registered at \(location)) of suite \(suite) answered no request in \(cases); remove it, or move it to the tests that need it."
+    }
+
+    /// The report attached to a test whose scope ended with problems.
+    public static func artifactReport(scope: String, problems: [StubProblem], trafficNote: String) -> String {
+        (["URLStubs: \(scope) ended with these problems:"] + problems.enumerated().map { "\($0.offset + 1). \($0.element.message)" } + ["", trafficNote])
+            .joined(separator: "\n")
+    }
+
+    /// Where the traffic of a failing scope went.
+    public static func trafficAttached(_ count: Int) -> String {
+        "Its traffic (\(count) \(count == 1 ? "request" : "requests"), redacted) is attached as HAR 1.2."
+    }
+
+    /// Why the traffic of a failing scope was not attached.
+    public static func trafficWithheld(_ reason: String) -> String {
+        "Its traffic is not attached: \(reason)"
+    }
+
+    /// Where a failing XCTest scope's artifacts were written.
+    public static func artifactsWritten(_ path: String) -> String {
+        "URLStubs: the failing scope's traffic and report were written to \(path)"
+    }
 }

@@ -46,6 +46,11 @@ final class ScopeState {
         log.map(\.request)
     }
 
+    /// Each stub, oldest first, with its hits.
+    var usage: [StubUsage] {
+        entries.map { StubUsage(pattern: $0.pattern.description, location: $0.location, hits: $0.hits) }
+    }
+
     init(scope: StubScope, name: String?, ancestors: [StubScope], location: StubSourceLocation?) {
         self.scope = scope
         self.name = name

@@ -104,8 +104,12 @@ final class StubRegistry: Sendable {
         if let recording = ended.recording, let error = recording.write(traffic) {
             problems.append(StubProblem(kind: .cassette(error), message: error.description, location: ended.location))
         }
-        let usage = ended.entries.map { StubUsage(pattern: $0.pattern.description, location: $0.location, hits: $0.hits) }
-        return Ending(problems: problems, traffic: traffic, usage: usage)
+        return Ending(problems: problems, traffic: traffic, usage: ended.usage)
+    }
+
+    /// Each stub of `scope`, oldest first, with its hits so far.
+    func usage(in scope: StubScope) -> [StubUsage] {
+        state.withLock { $0.scopes[scope.id]?.usage ?? [] }
     }
 
     /// Whether `scope` is open (the global scope always is).

@@ -54,6 +54,20 @@ extension StubScope {
         StubRegistry.shared.endScope(scope)
     }
 
+    /// Ends a scope opened with ``openDetachedScope(name:location:)`` and returns its
+    /// problems and its traffic.
+    public static func finishDetachedScope(_ scope: StubScope) -> (problems: [StubProblem], traffic: [RecordedExchange]) {
+        let ending = StubRegistry.shared.finishScope(scope)
+        return (ending.problems, ending.traffic)
+    }
+
+    /// Each stub of the scope, oldest first, with how many requests it answered so far.
+    public var usage: [StubUsage] {
+        get async {
+            StubRegistry.shared.usage(in: self)
+        }
+    }
+
     /// Runs the synchronous `body` with `scope` current; tasks that `body` creates
     /// inherit it.
     public static func withBinding<Value>(_ scope: StubScope, _ body: () throws -> Value) rethrows -> Value {

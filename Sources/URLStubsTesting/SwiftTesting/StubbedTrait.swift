@@ -30,6 +30,8 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
     let setup: (@Sendable (StubScope) async throws -> Void)?
     /// Where the trait was written, when known.
     let location: StubSourceLocation?
+    /// The cassette each test case replays and records, when one is asked for.
+    var cassette: TraitCassette?
 
     /// Always `true`: on a suite, every test case below it gets its own scope.
     public var isRecursive: Bool {
@@ -39,6 +41,15 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
     /// The scope the outermost `.stubbed` trait opened for the running test case.
     @TaskLocal static var traitScope: StubScope?
 
+    /// Asks to run for the suite itself as well when the trait registers baseline
+    /// stubs on a suite, to report the ones no test used.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> StubbedTrait? {
+        if test.isSuite {
+            return setup == nil ? nil : self
+        }
+        return testCase == nil ? nil : self
+    }
+
     /// Runs `function` in the test case's stub scope, opening it if no outer
     /// `.stubbed` trait did, and reports the scope's problems when it ends.
     public func provideScope(
@@ -46,19 +57,28 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
+        if test.isSuite {
+            try await BaselineTally.run(for: test, baseline: location) { try await function() }
+            return
+        }
         if let scope = Self.traitScope, StubScope.current == scope {
-            try await setup?(scope)
+            try await registerBaseline(in: scope)
             try await function()
             return
         }
         let location = self.location ?? StubSourceLocation(test.sourceLocation)
         let outcome = await StubScope.withNewScope(name: test.displayName ?? test.name, location: location) { scope in
             try await Self.$traitScope.withValue(scope) {
-                try await setup?(scope)
+                if let cassette {
+                    try await scope.useCassette(cassette.file(for: test, testCase: testCase), mode: cassette.mode, redaction: cassette.redaction, location: location)
+                }
+                try await registerBaseline(in: scope)
                 try await function()
             }
         }
+        BaselineTally.current?.add(outcome.usage)
         StubProblemReporter.report(outcome.problems, fallback: location)
+        FailureArtifacts.attach(outcome)
         if case let .failure(error as URLError) = outcome.result,
            outcome.problems.contains(where: { $0.message == error.localizedDescription }) {
             // The test let the URLError of an unmatched request escape: it was just
@@ -66,6 +86,17 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
             return
         }
         try outcome.result.get()
+    }
+
+    /// Registers the trait's baseline stubs in `scope`, telling the suite's tally
+    /// which stubs they are.
+    private func registerBaseline(in scope: StubScope) async throws {
+        guard let setup else { return }
+        let before = await scope.usage.count
+        try await setup(scope)
+        if let location, let tally = BaselineTally.current, tally.owner == location {
+            await tally.markBaseline(Array(scope.usage.dropFirst(before)))
+        }
     }
 }
 
@@ -89,5 +120,32 @@ extension Trait where Self == StubbedTrait {
         _ setup: @escaping @Sendable (StubScope) async throws -> Void
     ) -> StubbedTrait {
         StubbedTrait(setup: setup, location: StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// Runs each test case in a fresh stub scope that replays and records the HAR
+    /// cassette of that test case, after registering the baseline stubs of `setup`.
+    ///
+    /// By default each test case has a file of its own,
+    /// `Cassettes/<test file name>/<test function name>.har` next to the test file;
+    /// `name` names the file instead (`Cassettes/<name>.har`): give a name only on a
+    /// single test, since two test cases writing one file at once is refused.
+    /// `mode` is what ``URLStubs/withStubScope(_:cassette:mode:redaction:fileID:filePath:line:column:isolation:_:)``
+    /// describes, and the environment variable `URLSTUBS_RECORD` overrides it for a
+    /// run. Parameterized tests cannot share one cassette per case: call
+    /// `withStubScope(cassette:)` inside them with a file per argument.
+    public static func stubbed(
+        cassette name: String? = nil,
+        mode: CassetteMode = .replay,
+        directory: URL? = nil,
+        redaction: Redaction = .standard,
+        fileID: String = #fileID,
+        filePath: String = #filePath,
+        line: Int = #line,
+        column: Int = #column,
+        _ setup: (@Sendable (StubScope) async throws -> Void)? = nil
+    ) -> StubbedTrait {
+        let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let cassette = TraitCassette(name: name, mode: mode, directory: directory, redaction: redaction, traitFile: filePath)
+        return StubbedTrait(setup: setup, location: location, cassette: cassette)
     }
 }

@@ -37,7 +37,10 @@ open class StubbedTestCase: XCTestCase {
         StubScope.withBinding(opened) {
             super.invokeTest()
         }
-        let problems = StubScope.closeDetachedScope(opened)
+        let (problems, traffic) = StubScope.finishDetachedScope(opened)
         StubProblemReporter.report(problems, fallback: nil, testCase: self)
+        if let written = FailureArtifacts.write(scope: name, problems: problems, traffic: traffic) {
+            print(written)
+        }
     }
 }

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@_spi(Integration) import URLStubs
+
+/// Counts, over every test case of a suite, the requests each baseline stub of the
+/// suite's `.stubbed { … }` trait answered, and reports the stubs that answered
+/// none when the suite ends.
+final class BaselineTally: @unchecked Sendable {
+    // @unchecked: `counts` and `cases` are read and written only while `lock` is held.
+    /// The tally of the running suite.
+    @TaskLocal static var current: BaselineTally?
+
+    /// Where the trait that owns the tally was written.
+    let owner: StubSourceLocation
+    private let lock = NSLock()
+    private var counts: [Key: Int] = [:]
+    private var cases = 0
+
+    /// A baseline stub, named by its pattern and registration site.
+    struct Key: Hashable {
+        let pattern: String
+        let location: StubSourceLocation
+    }
+
+    private init(owner: StubSourceLocation) {
+        self.owner = owner
+    }
+
+    /// Runs the suite's `body` with a tally, then reports every baseline stub that
+    /// no test case used, as a warning at the line that registered it.
+    static func run(for suite: Test, baseline owner: StubSourceLocation?, _ body: () async throws -> Void) async throws {
+        guard let owner, current?.owner != owner else {
+            try await body() // A nested suite: the outer suite's tally counts.
+            return
+        }
+        let tally = BaselineTally(owner: owner)
+        try await $current.withValue(tally) { try await body() }
+        let (testCases, unused) = tally.lock.withLock { (tally.cases, tally.counts.filter { $0.value == 0 }.map(\.key)) }
+        guard testCases > 0 else { return }
+        for stub in unused.sorted(by: { $0.location.line < $1.location.line }) {
+            let message = IntegrationMessages.unusedBaseline(stub.pattern, at: stub.location, suite: suite.name, testCases: testCases)
+            Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: stub.location.swiftTesting)
+        }
+    }
+
+    /// Notes that `stubs` are baseline stubs.
+    func markBaseline(_ stubs: [StubUsage]) async {
+        lock.withLock {
+            for stub in stubs {
+                counts[Key(pattern: stub.pattern, location: stub.location), default: 0] += 0
+            }
+        }
+    }
+
+    /// Adds the use one test case's scope made of the baseline stubs.
+    func add(_ usage: [StubUsage]) {
+        lock.withLock {
+            cases += 1
+            for stub in usage {
+                let key = Key(pattern: stub.pattern, location: stub.location)
+                if let count = counts[key] {
+                    counts[key] = count + stub.hits
+                }
+            }
+        }
+    }
+}
