@@ -37,7 +37,9 @@ enum ScopeMessages {
         let times = answered == 1 ? "1 time" : "\(answered) times"
         return StubProblem(
             kind: .unmetExpectation(stub: entry.pattern.description, expected: expectation, actual: answered),
-            message: "The stub \(entry.pattern) expected \(expectation) but was requested \(times).",
+            message: entry.origin == .written
+                ? "The stub \(entry.pattern) expected \(expectation) but was requested \(times)."
+                : "The stub \(entry.summary) expected \(expectation) but was requested \(times).",
             location: entry.location
         )
     }

@@ -1,0 +1,123 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import Testing
+import URLStubs
+
+/// Replaying HAR files: cassettes in `.replay` mode and `scope.replay(har:)`.
+@Suite("Replaying HAR cassettes", .timeLimit(.minutes(1)))
+struct CassetteReplayTests {
+    /// A cassette with three answers to the same GET, as a recording writes it.
+    static let threeAnswers = #"""
+    {"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": [
+      {"request": {"method": "GET", "url": "https://api.example.com/counter", "headers": []},
+       "response": {"status": 200, "headers": [], "content": {"mimeType": "text/plain", "text": "one"}}},
+      {"request": {"method": "GET", "url": "https://api.example.com/counter", "headers": []},
+       "response": {"status": 200, "headers": [], "content": {"mimeType": "text/plain", "text": "two"}}},
+      {"request": {"method": "GET", "url": "https://api.example.com/counter", "headers": []},
+       "response": {"status": 503, "headers": [{"name": "Retry-After", "value": "1"}], "content": {"mimeType": "text/plain", "text": "three"}}}
+    ]}}
+    """#
+
+    @Test("repeated identical requests replay their entries in order, and the request after the last one fails naming the cassette")
+    func orderedReplay() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("counter.har")
+        try writeHAR(Self.threeAnswers, to: file)
+        let error = await thrownError(StubVerificationError.self) {
+            try await withStubScope(cassette: file) { _ in
+                var answers: [String] = []
+                for _ in 1...3 {
+                    let (data, response) = try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/counter")!)
+                    answers.append("\(HTTPURLResponse.status(of: response)) \(String(decoding: data, as: UTF8.self))")
+                }
+                #expect(answers == ["200 one", "200 two", "503 three"])
+                let fourth = await thrownError(URLError.self) { _ = try await getText("https://api.example.com/counter") }
+                #expect(fourth?.localizedDescription == "URLStubs: GET https://api.example.com/counter was refused: the stub GET https://api.example.com/counter [no query, no body] (from cassette counter.har) allows 3 requests and this is the 4th; no other stub matches it.")
+            }
+        }
+        // The 4th request is the only problem: replay is strict about count too.
+        #expect(error?.problems.map(\.message) == [
+            "The stub GET https://api.example.com/counter [no query, no body] (from cassette counter.har) expected at most 3 requests but was requested 4 times.",
+        ])
+    }
+
+    @Test("a request the cassette has no entry for fails with the nearest entries and how to record it, and nothing reaches the network")
+    func unknownRequest() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("browser.har")
+        try writeHAR(browserExportHAR, to: file)
+        let error = await thrownError(StubVerificationError.self) {
+            try await withStubScope(cassette: file) { _ in
+                _ = try? await getText("https://api.example.com/items?page=2&sort=name")
+            }
+        }
+        let message = try #require(error?.problems.first?.message)
+        #expect(message.hasPrefix("URLStubs: no stub matches GET https://api.example.com/items?page=2&sort=name in scope #"))
+        #expect(message.contains("1. GET https://api.example.com/items [query page=1&sort=name, no body] (registered at "))
+        #expect(message.contains("- query: expected page=1&sort=name, got page=2&sort=name"))
+        #expect(message.hasSuffix("The cassette \(file.path) has no entry left for it (replay mode sends nothing to the network); to record it, run with URLSTUBS_RECORD=missing."))
+    }
+
+    @Test("a browser's HAR export replays: query items in any order, base64 bodies, and a redacted JSON field that matches any value")
+    func browserExport() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("browser.har")
+        try writeHAR(browserExportHAR, to: file)
+        try await withStubScope { scope in
+            try await scope.replay(har: file)
+            let page = try await getText("https://api.example.com/items?sort=name&page=1")
+            #expect(page == #"{"page": 1}"#)
+            var post = URLRequest(url: URL(string: "https://api.example.com/items")!)
+            post.httpMethod = "POST"
+            post.httpBody = Data(#"{"token": "real-secret-value", "name": "pen"}"#.utf8)
+            let (data, response) = try await URLSession.stubbed.data(for: post)
+            #expect(HTTPURLResponse.status(of: response) == 201)
+            #expect(String(decoding: data, as: UTF8.self) == #"{"id": 7}"#)
+            let exchanges = await scope.exchanges
+            #expect(exchanges.map(\.source) == [.cassette(file), .cassette(file)])
+        }
+    }
+
+    @Test("replay mode without the file throws before the body runs, saying how to record it")
+    func missingFile() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("absent.har")
+        let ran = Shared(false)
+        let error = await thrownError(CassetteError.self) {
+            try await withStubScope(cassette: file) { _ in ran.value = true }
+        }
+        #expect(!ran.value)
+        #expect(error?.description == "URLStubs: there is no cassette at \(file.path). Replay needs one: record it first by running the test with URLSTUBS_RECORD=missing (or mode: .recordMissing) against the real server.")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test("a file that is not HAR is refused with what is wrong in it", arguments: [
+        ("not json", "it is not JSON"),
+        (#"{"log": {"entries": [{"request": {"url": "https://a.example"}, "response": {"status": 200}}]}}"#, "log.entries[0].request.method is missing"),
+    ])
+    func unreadable(text: String, reason: String) async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("bad.har")
+        try writeHAR(text, to: file)
+        let error = await thrownError(CassetteError.self) {
+            try await withStubScope { scope in try await scope.replay(har: file) }
+        }
+        #expect(error?.description == "URLStubs: the cassette at \(file.path) cannot be read as a HAR file: \(reason).")
+    }
+
+    @Test("stubs registered in the body win over the cassette's entries")
+    func stubsWin() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("counter.har")
+        try writeHAR(Self.threeAnswers, to: file)
+        try await withStubScope(cassette: file) { scope in
+            let stub = await scope.stub(.get("https://api.example.com/counter"), with: .text("mine"))
+            let text = try await getText("https://api.example.com/counter")
+            #expect(text == "mine")
+            let exchanges = await scope.exchanges
+            #expect(exchanges.first?.source == .stub(stub.location))
+        }
+    }
+}

@@ -1,0 +1,164 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import Testing
+@testable import URLStubs
+
+/// Redaction before a cassette is written, and the scan that refuses to write a
+/// secret that survived it.
+@Suite("Redaction that fails closed")
+struct RedactionTests {
+    static let url = URL(string: "https://api.example.com/session?access_token=tok-123456789&page=2")!
+
+    /// A logged exchange as the network answered it.
+    static func exchange(
+        url: URL = url,
+        headers: [String: String] = [:],
+        body: String? = nil,
+        status: Int = 200,
+        responseHeaders: [String: String] = [:],
+        responseBody: String = ""
+    ) -> RecordedExchange {
+        var request = URLRequest(url: url)
+        request.allHTTPHeaderFields = headers
+        let recorded = RecordedRequest(urlRequest: request, body: body.map { Data($0.utf8) }, sequenceNumber: 1)
+        return RecordedExchange(request: recorded, outcome: .response(status: status, headers: responseHeaders, body: Data(responseBody.utf8)), source: .network)
+    }
+
+    /// Records `traffic` with `redaction` into a fresh file; returns the error, or
+    /// the file's text.
+    static func record(_ traffic: [RecordedExchange], redaction: Redaction = .standard, environment: [String: String] = [:]) throws -> (CassetteError?, String?) {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("out.har")
+        let recording = CassetteRecording(file: file, mode: .record, redaction: redaction, kept: [])
+        let error = recording.write(traffic, environment: environment)
+        let text = try? String(contentsOf: file, encoding: .utf8)
+        return (error, text)
+    }
+
+    @Test("by default credential headers, secret-looking headers, query items and JSON string fields are replaced, and nothing else")
+    func standardRules() throws {
+        let traffic = [Self.exchange(
+            headers: ["Authorization": "Bearer abcdefghijkl", "Cookie": "sid=zyxwvutsrq", "X-Api-Key": "k-000111222", "Accept": "application/json"],
+            body: #"{"user":"ann","password":"hunter2hunter2","attempts":3}"#,
+            responseHeaders: ["Set-Cookie": "sid=qwertyuiop; HttpOnly", "Content-Type": "application/json"],
+            responseBody: #"{"session_token":"s-9876543210","session_count":4,"name":"Ann"}"#
+        )]
+        let (error, text) = try Self.record(traffic)
+        #expect(error == nil)
+        let file = try #require(text)
+        let entry = try #require(try HARFile.decode(Data(file.utf8)).cassetteEntries.first)
+        #expect(entry.url == "https://api.example.com/session?access_token=URLSTUBS-REDACTED&page=2")
+        #expect(entry.requestHeaders == [
+            .init(name: "Accept", value: "application/json"),
+            .init(name: "Authorization", value: "URLSTUBS-REDACTED"),
+            .init(name: "Cookie", value: "URLSTUBS-REDACTED"),
+            .init(name: "X-Api-Key", value: "URLSTUBS-REDACTED"),
+        ])
+        #expect(entry.requestBody.map { String(decoding: $0, as: UTF8.self) } == #"{"attempts":3,"password":"URLSTUBS-REDACTED","user":"ann"}"#)
+        guard case let .response(_, headers, body) = entry.answer else {
+            Issue.record("expected a response")
+            return
+        }
+        #expect(headers == [.init(name: "Content-Type", value: "application/json"), .init(name: "Set-Cookie", value: "URLSTUBS-REDACTED")])
+        // A number under a secret-looking name keeps its type: only strings are removed.
+        #expect(String(decoding: body, as: UTF8.self) == #"{"name":"Ann","session_count":4,"session_token":"URLSTUBS-REDACTED"}"#)
+    }
+
+    @Test("a user's rules remove a header, a query item, a JSON path, a pattern and what a closure picks")
+    func userRules() throws {
+        let traffic = [Self.exchange(
+            url: URL(string: "https://api.example.com/v1/accounts/ACCT-55501?sig=abc&x=1")!,
+            headers: ["X-Tenant": "tenant-42"],
+            responseBody: #"{"owner":{"email":"ann@example.com","name":"Ann"},"items":[{"iban":"DE001"},{"iban":"DE002"}]}"#
+        )]
+        let redaction = Redaction.standard.adding(
+            .header("x-tenant"),
+            .queryItem("sig"),
+            .jsonField("$.owner.email"),
+            .jsonField("items.iban"),
+            .pattern("ACCT-[0-9]+"),
+            .custom("names") { field in field.kind == .jsonField(["owner", "name"]) }
+        )
+        let (error, text) = try Self.record(traffic, redaction: redaction)
+        #expect(error == nil)
+        let file = try #require(text)
+        let entry = try #require(try HARFile.decode(Data(file.utf8)).cassetteEntries.first)
+        #expect(entry.url == "https://api.example.com/v1/accounts/URLSTUBS-REDACTED?sig=URLSTUBS-REDACTED&x=1")
+        #expect(entry.requestHeaders == [.init(name: "X-Tenant", value: "URLSTUBS-REDACTED")])
+        guard case let .response(_, _, body) = entry.answer else { return }
+        #expect(String(decoding: body, as: UTF8.self) == #"{"items":[{"iban":"URLSTUBS-REDACTED"},{"iban":"URLSTUBS-REDACTED"}],"owner":{"email":"URLSTUBS-REDACTED","name":"URLSTUBS-REDACTED"}}"#)
+    }
+
+    @Test("a removed token echoed in a response body refuses the cassette: nothing is written, and the error names the entry and field but not the secret")
+    func echoedSecret() throws {
+        let traffic = [
+            Self.exchange(url: URL(string: "https://api.example.com/ok")!),
+            Self.exchange(
+                url: URL(string: "https://api.example.com/me")!,
+                headers: ["Authorization": "Bearer s3cr3t-t0k3n-value"],
+                responseBody: #"{"you_sent":"Bearer s3cr3t-t0k3n-value"}"#
+            ),
+        ]
+        let (error, text) = try Self.record(traffic)
+        #expect(text == nil)
+        let path = try #require(Self.path(of: error))
+        #expect(error?.description == "URLStubs: did not write the cassette \(path): a secret survived redaction in entry 2 (GET https://api.example.com/me), response body: the value removed from the request header Authorization of entry 2. Nothing was written. Add a redaction rule that removes it (Redaction.standard.adding(.jsonField(…)) or .pattern(…)), or stop the server from echoing it.")
+        #expect(!(error?.description.contains("s3cr3t") ?? true))
+    }
+
+    @Test("the credential inside a removed value counts too: a bearer token echoed without its scheme is found")
+    func credentialPiece() throws {
+        let traffic = [Self.exchange(
+            url: URL(string: "https://api.example.com/me")!,
+            headers: ["Authorization": "Bearer s3cr3t-t0k3n-value"],
+            responseBody: "token=s3cr3t-t0k3n-value"
+        )]
+        let (error, _) = try Self.record(traffic)
+        #expect(error?.description.contains("response body: part of the value removed from the request header Authorization of entry 1") == true)
+    }
+
+    @Test("the value of a secret-looking environment variable anywhere in the traffic refuses the cassette")
+    func environmentSecret() throws {
+        let traffic = [Self.exchange(url: URL(string: "https://api.example.com/echo")!, responseBody: "deploy key is ghp_0123456789abcdef")]
+        let (error, text) = try Self.record(traffic, environment: ["GITHUB_TOKEN": "ghp_0123456789abcdef", "HOME": "/root"])
+        #expect(text == nil)
+        #expect(error?.description.contains("response body: the value of the environment variable GITHUB_TOKEN") == true)
+        #expect(!(error?.description.contains("ghp_") ?? true))
+    }
+
+    @Test("a secret echoed in the URL is masked in the error")
+    func secretInURL() throws {
+        let traffic = [Self.exchange(
+            url: URL(string: "https://api.example.com/users/p4ssw0rd-leaked/profile")!,
+            body: #"{"password":"p4ssw0rd-leaked"}"#
+        )]
+        let (error, _) = try Self.record(traffic)
+        #expect(error?.description.contains("entry 1 (GET https://api.example.com/users/•••/profile), URL: the value removed from the JSON field password in the request body of entry 1") == true)
+    }
+
+    @Test("a pattern rule that is not a regular expression fails before any traffic, naming the rule")
+    func invalidPattern() async throws {
+        let directory = try TemporaryDirectory()
+        let error = await thrownError(CassetteError.self) {
+            try await withStubScope(cassette: directory.file("x.har"), mode: .record, redaction: .standard.adding(.pattern("([a-z"))) { _ in }
+        }
+        #expect(error?.description.hasPrefix("URLStubs: the redaction setting pattern ([a-z cannot be used: it is not a valid regular expression") == true)
+        #expect(!FileManager.default.fileExists(atPath: directory.file("x.har").path))
+    }
+
+    @Test("URLSTUBS_RECORD must be all, missing or none")
+    func environmentOverride() throws {
+        #expect(try CassetteMode.replay.effective(in: ["URLSTUBS_RECORD": "all"]) == .record)
+        #expect(try CassetteMode.replay.effective(in: ["URLSTUBS_RECORD": "missing"]) == .recordMissing)
+        #expect(try CassetteMode.record.effective(in: ["URLSTUBS_RECORD": "none"]) == .replay)
+        #expect(try CassetteMode.record.effective(in: [:]) == .record)
+        #expect(throws: CassetteError.self) { try CassetteMode.replay.effective(in: ["URLSTUBS_RECORD": "yes"]) }
+    }
+
+    static func path(of error: CassetteError?) -> String? {
+        if case let .leakedSecret(path, _)? = error { return path }
+        return nil
+    }
+}
