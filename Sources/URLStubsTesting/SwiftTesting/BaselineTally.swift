@@ -22,7 +22,7 @@ final class BaselineTally: @unchecked Sendable {
         let location: StubSourceLocation
     }
 
-    private init(owner: StubSourceLocation) {
+    init(owner: StubSourceLocation) {
         self.owner = owner
     }
 
@@ -35,12 +35,19 @@ final class BaselineTally: @unchecked Sendable {
         }
         let tally = BaselineTally(owner: owner)
         try await $current.withValue(tally) { try await body() }
-        let (testCases, unused) = tally.lock.withLock { (tally.cases, tally.counts.filter { $0.value == 0 }.map(\.key)) }
-        guard testCases > 0 else { return }
-        for stub in unused.sorted(by: { $0.location.line < $1.location.line }) {
-            let message = IntegrationMessages.unusedBaseline(stub.pattern, at: stub.location, suite: suite.name, testCases: testCases)
-            Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: stub.location.swiftTesting)
+        for (message, location) in tally.unusedStubs(suite: suite.name) {
+            Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: location.swiftTesting)
         }
+    }
+
+    /// A message and a location for each baseline stub that no test case used, in
+    /// the order of their lines; none when no test case ran.
+    func unusedStubs(suite: String) -> [(String, StubSourceLocation)] {
+        let (testCases, unused) = lock.withLock { (cases, counts.filter { $0.value == 0 }.map(\.key)) }
+        guard testCases > 0 else { return [] }
+        return unused
+            .sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
+            .map { (IntegrationMessages.unusedBaseline($0.pattern, at: $0.location, suite: suite, testCases: testCases), $0.location) }
     }
 
     /// Notes that `stubs` are baseline stubs.
