@@ -24,7 +24,7 @@ public enum IntegrationMessages {
 
     /// Where the traffic of a failing scope went.
     public static func trafficAttached(_ count: Int) -> String {
-        "Its traffic (\(count) \(count == 1 ? "request" : "requests"), redacted) is attached as HAR 1.2."
+        "Its traffic (\(count) \(count == 1 ? "request" : "requests"), redacted) is in the HAR 1.2 file that accompanies this report."
     }
 
     /// Why the traffic of a failing scope was not attached.
