@@ -12,6 +12,8 @@ enum RecordingMessages {
             "URLStubs: the redaction setting \(rule) cannot be used: \(reason). Nothing was recorded."
         case let .leakedSecret(path, leak):
             "URLStubs: did not write the cassette \(path): a secret survived redaction in \(leak). Nothing was written. Add a redaction rule that removes it (Redaction.standard.adding(.jsonField(…)) or .pattern(…)), or stop the server from echoing it."
+        case let .alreadyRecording(path):
+            "URLStubs: another scope is recording into the cassette \(path) right now; give each test case a cassette of its own (on a suite trait, omit the cassette's name)."
         case let .unwritable(path, reason):
             "URLStubs: could not write the cassette \(path): \(reason)."
         }

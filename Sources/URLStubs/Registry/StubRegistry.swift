@@ -101,8 +101,11 @@ final class StubRegistry: Sendable {
             waiter.resume(with: .failure(RequestWaitError.scopeEnded(scope: ended.title, pattern: waiter.pattern.description)))
         }
         var problems = ended.problems + ended.entries.compactMap(ScopeMessages.unmetExpectation) + warnings
-        if let recording = ended.recording, let error = recording.write(traffic) {
-            problems.append(StubProblem(kind: .cassette(error), message: error.description, location: ended.location))
+        if let recording = ended.recording {
+            if let error = recording.write(traffic) {
+                problems.append(StubProblem(kind: .cassette(error), message: error.description, location: ended.location))
+            }
+            recording.release()
         }
         return Ending(problems: problems, traffic: traffic, usage: ended.usage)
     }

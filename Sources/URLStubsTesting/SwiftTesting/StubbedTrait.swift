@@ -127,14 +127,14 @@ extension Trait where Self == StubbedTrait {
     ///
     /// By default each test case has a file of its own,
     /// `Cassettes/<test file name>/<test function name>.har` next to the test file;
-    /// `name` names the file instead (`Cassettes/<name>.har`): give a name only on a
-    /// single test, since two test cases writing one file at once is refused.
+    /// pass `nil` for that, or a `name` for `Cassettes/<name>.har` (give a name only on a
+    /// single test: two test cases writing one file at once is refused).
     /// `mode` is what ``URLStubs/withStubScope(_:cassette:mode:redaction:fileID:filePath:line:column:isolation:_:)``
     /// describes, and the environment variable `URLSTUBS_RECORD` overrides it for a
     /// run. Parameterized tests cannot share one cassette per case: call
     /// `withStubScope(cassette:)` inside them with a file per argument.
     public static func stubbed(
-        cassette name: String? = nil,
+        cassette name: String?,
         mode: CassetteMode = .replay,
         directory: URL? = nil,
         redaction: Redaction = .standard,

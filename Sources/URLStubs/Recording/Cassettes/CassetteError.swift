@@ -10,6 +10,8 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible {
     case invalidRule(rule: String, reason: String)
     /// A secret survived redaction; nothing was written.
     case leakedSecret(path: String, leak: String)
+    /// Another open scope is recording into the same file.
+    case alreadyRecording(path: String)
     /// Writing the file failed.
     case unwritable(path: String, reason: String)
 

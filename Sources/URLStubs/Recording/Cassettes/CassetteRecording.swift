@@ -9,6 +9,26 @@ struct CassetteRecording: Sendable {
     /// The entries read from the file, written again before the new ones.
     let kept: [CassetteEntry]
 
+    /// The files open scopes are recording into, by standardized path.
+    private static let claimed = Locked(Set<String>())
+
+    /// Claims `file` for one recording scope until ``release()``.
+    ///
+    /// - Throws: ``CassetteError/alreadyRecording(path:)`` when another open scope
+    ///   records into it: both would write the file, and one would lose.
+    static func claim(_ file: URL) throws(CassetteError) {
+        let path = file.standardizedFileURL.path
+        guard claimed.withLock({ $0.insert(path).inserted }) else {
+            throw .alreadyRecording(path: file.path)
+        }
+    }
+
+    /// Lets another scope record into the file.
+    func release() {
+        let path = file.standardizedFileURL.path
+        _ = Self.claimed.withLock { $0.remove(path) }
+    }
+
     /// Writes the cassette for the traffic `log` of the ended scope: the kept
     /// entries, then every request the network answered, in order, redacted and
     /// scanned for leaks first.

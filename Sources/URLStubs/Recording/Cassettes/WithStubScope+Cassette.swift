@@ -88,8 +88,13 @@ extension StubScope {
         case .record:
             break
         }
-        CassetteReplay.register(kept, from: file, in: self, location: location)
         let recording = mode == .replay ? nil : CassetteRecording(file: file, mode: mode, redaction: redaction, kept: kept)
-        _ = StubRegistry.shared.attachCassette(file, recording: recording, to: self)
+        if recording != nil {
+            try CassetteRecording.claim(file)
+        }
+        CassetteReplay.register(kept, from: file, in: self, location: location)
+        if !StubRegistry.shared.attachCassette(file, recording: recording, to: self) {
+            recording?.release()
+        }
     }
 }
