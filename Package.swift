@@ -19,6 +19,8 @@ let package = Package(
         .testTarget(
             name: "URLStubsTests",
             dependencies: ["URLStubs", "URLStubsTesting"],
+            // Cassettes are read from the source tree (next to the tests), not bundled.
+            exclude: ["Recording/Cassettes"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -1,0 +1,29 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import Testing
+import URLStubsTesting
+
+/// The `.stubbed(cassette:)` trait, replaying cassettes committed next to this file
+/// (`Cassettes/TraitCassetteTests/<test>.har` and `Cassettes/shared-config.har`).
+@Suite("The .stubbed(cassette:) trait", .timeLimit(.minutes(1)))
+struct TraitCassetteTests {
+    @Test("a test case replays the cassette named after it, next to its file", .stubbed(cassette: nil))
+    func replaysItsOwnCassette() async throws {
+        let user = try await UserClient(baseURL: URL(string: "https://cassette.example.com")!).user(id: 1)
+        #expect(user == UserClient.User(id: 1, name: "Ann"))
+        let exchanges = await StubScope.currentTest().exchanges
+        #expect(exchanges.map(\.source) == [.cassette(Self.cassettes.appendingPathComponent("TraitCassetteTests/replaysItsOwnCassette.har"))])
+    }
+
+    @Test("a named cassette is Cassettes/<name>.har, and the trait's baseline stubs win over it", .stubbed(cassette: "shared-config") { scope in
+        await scope.stub(.get("https://cassette.example.com/flags"), with: .text("baseline"))
+    })
+    func namedCassette() async throws {
+        #expect(try await getText("https://cassette.example.com/config") == #"{"theme":"dark","x":1}"#)
+        #expect(try await getText("https://cassette.example.com/flags") == "baseline")
+    }
+
+    static let cassettes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Cassettes", isDirectory: true)
+}
