@@ -76,7 +76,9 @@ enum CassetteReplay {
         case let .response(status, headers, body):
             return .data(body, status: status, headers: CassetteEntry.dictionary(headers))
         case let .failure(code, message):
-            return .failure(URLError(URLError.Code(rawValue: code) ?? .unknown, userInfo: [NSLocalizedDescriptionKey: message]))
+            // Failable on Linux, not on Apple platforms: an optional either way.
+            let known: URLError.Code? = URLError.Code(rawValue: code)
+            return .failure(URLError(known ?? .unknown, userInfo: [NSLocalizedDescriptionKey: message]))
         }
     }
 }
