@@ -22,8 +22,7 @@ extension StubScope {
         column: Int = #column
     ) async -> Stub {
         let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        let id = StubRegistry.shared.register(pattern, source: .passThrough, expectation: times, location: location, in: self)
-        return Stub(id: id ?? 0, scope: self, pattern: pattern.description, location: location)
+        return register(pattern, source: .passThrough, times: times, location: location)
     }
 
     /// Also sends every request the scope's stubs (or cassette) answer from now on

@@ -60,7 +60,8 @@ extension StubScope {
         }
     }
 
-    private func register(
+    /// Registers a stub answered by `source` and returns its handle.
+    func register(
         _ pattern: RequestPattern,
         source: StubEntry.Source,
         times: StubExpectation,

@@ -36,6 +36,17 @@ public func withStubScope<Result>(
     _ body: (StubScope) async throws -> Result
 ) async throws -> Result {
     let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    return try await withVerifiedScope(name: name, location: location, isolation: isolation, body)
+}
+
+/// Runs `body` in a new scope and throws what `body` threw, else the scope's
+/// problems (unless they are only warnings); the core of every `withStubScope`.
+func withVerifiedScope<Result>(
+    name: String?,
+    location: StubSourceLocation,
+    isolation: isolated (any Actor)?,
+    _ body: (StubScope) async throws -> Result
+) async throws -> Result {
     let outcome = await StubScope.withNewScope(name: name, location: location, isolation: isolation, body)
     let value = try outcome.result.get()
     if outcome.problems.contains(where: { !$0.isWarning }) {

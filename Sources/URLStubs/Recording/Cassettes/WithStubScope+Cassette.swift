@@ -37,15 +37,10 @@ public func withStubScope<Result>(
     _ body: (StubScope) async throws -> Result
 ) async throws -> Result {
     let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    let outcome = await StubScope.withNewScope(name: name, location: location, isolation: isolation) { scope in
+    return try await withVerifiedScope(name: name, location: location, isolation: isolation) { scope in
         try await scope.useCassette(cassette, mode: mode, redaction: redaction, location: location)
         return try await body(scope)
     }
-    let value = try outcome.result.get()
-    if outcome.problems.contains(where: { !$0.isWarning }) {
-        throw StubVerificationError(scope: outcome.title, problems: outcome.problems)
-    }
-    return value
 }
 
 extension StubScope {
