@@ -111,10 +111,18 @@ extension StubRegistry {
         return nil
     }
 
-    /// Forgets a deferred request once it has been answered or cancelled.
-    func settle(_ pending: some PendingAnswer, in scope: StubScope?) {
+    /// Forgets a deferred request the moment its answer is produced or it is
+    /// cancelled; returns whether it was still in flight.
+    ///
+    /// `false` means its scope ended first and took it: the scope's end fails it
+    /// through ``PendingAnswer/abandon(with:)`` and reports it, so the caller must
+    /// drop the answer it produced. Whoever removes a request from the in-flight
+    /// list decides its outcome, under the lock, so a request is never both reported
+    /// as abandoned and answered.
+    @discardableResult
+    func settle(_ pending: some PendingAnswer, in scope: StubScope?) -> Bool {
         state.withLock { state in
-            _ = state.scopes[(scope ?? .global).id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending))
+            state.scopes[(scope ?? .global).id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending)) != nil
         }
     }
 

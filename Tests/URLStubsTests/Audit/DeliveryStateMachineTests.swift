@@ -121,11 +121,11 @@ struct DeliveryStateMachineTests {
         }
     }
 
-    @Test("an answer ready before its scope ended is delivered when loading starts after the end, not replaced by the scope's failure")
+    @Test("an answer ready before its scope ended is delivered when loading starts after the end, not replaced by the scope's failure, and the scope ends with no warning")
     func readyAnswerOutlivesTheScope() async throws {
         let harness = ProtocolHarness(.workQueue)
         defer { harness.close() }
-        let load = try await StubScope.withNewScope(name: nil, location: here()) { scope in
+        let outcome = await StubScope.withNewScope(name: nil, location: here()) { scope in
             let answerMayGo = Latch()
             await stubGated(scope, by: answerMayGo)
             let load = harness.makeLoad(Self.url)
@@ -133,9 +133,33 @@ struct DeliveryStateMachineTests {
             answerMayGo.open()
             await load.task.resumeRequested.wait()
             return load
-        }.result.get()
+        }
+        let load = try outcome.result.get()
         await harness.restart(load)
         #expect(load.log.all == ["startLoading", "task.resume()", "startLoading", "response 200", "data \"ready\"", "finish"])
+        #expect(outcome.problems.map(\.message) == [])
+    }
+
+    @Test("an answer ready before its scope ended, still waiting for the held client thread, settles the request: the scope ends with no warning and the answer is delivered once the thread runs")
+    func answerReadyWhenTheScopeEndsOnAHeldThread() async throws {
+        let harness = ProtocolHarness(.runLoop)
+        defer { harness.close() }
+        let hold = Shared<ProtocolHarness.Hold?>(nil)
+        let outcome = await StubScope.withNewScope(name: nil, location: here()) { scope in
+            let answerMayGo = Latch()
+            await stubGated(scope, by: answerMayGo)
+            let load = harness.makeLoad(Self.url)
+            await harness.start(load)
+            hold.value = await harness.hold()
+            answerMayGo.open()
+            await load.producingTaskEnded.wait() // Produced, and scheduled on the held thread.
+            #expect(inFlightCount(in: scope) == 0)
+            return load
+        }
+        await hold.value?.release()
+        await harness.flush()
+        #expect(try outcome.result.get().log.all == ["startLoading", "response 200", "data \"ready\"", "finish"])
+        #expect(outcome.problems.map(\.message) == [])
     }
 
     // MARK: Cancels

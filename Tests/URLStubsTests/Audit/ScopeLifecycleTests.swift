@@ -78,6 +78,30 @@ struct ScopeLifecycleTests {
         #expect(log == (limit / 2 + 1...limit + 1).map { "/\($0)" })
     }
 
+    @Test("a scope's end takes, fails and reports exactly the requests still in flight: one settled first is not reported, and one whose answer comes after the end cannot settle, so its answer is dropped")
+    func scopeEndAndSettlingDecideOnce() {
+        let registry = StubRegistry()
+        let (scope, title) = registry.openScope(name: "settling", parent: nil, location: nil)
+        let location = StubSourceLocation(fileID: Self.file, filePath: #filePath, line: #line, column: #column)
+        let url = "https://settle.example.com/slow"
+        #expect(registry.register(.get(url), source: .fixed(.status(200).delayed(by: .seconds(3_600))), expectation: .any, location: location, in: scope) != nil)
+        let answered = RecordingPending()
+        let waiting = RecordingPending()
+        for pending in [answered, waiting] {
+            let resolution = registry.resolve(URLRequest(url: URL(string: url)!), body: nil, scope: scope, pending: pending)
+            #expect(resolution.isDeferred)
+        }
+        #expect(registry.settle(answered, in: scope)) // Its answer was produced inside the scope.
+        let problems = registry.endScope(scope)
+        let message = "URLStubs: GET \(url) was still waiting for its response when \(title) ended; await it inside the scope, or cancel it."
+        #expect(problems.map(\.message) == [message])
+        #expect(problems.map(\.isWarning) == [true])
+        #expect(answered.abandonments == [])
+        #expect(waiting.abandonments == [message])
+        #expect(!registry.settle(waiting, in: scope)) // An answer produced now is dropped.
+        #expect(!registry.settle(answered, in: scope))
+    }
+
     @Test("a scope that ends with an unmatched request, an unmet expectation and an abandoned request throws one report listing each in full, numbered")
     func wholeVerificationReport() async throws {
         let lines = Shared<(opened: Int, needed: Int, slow: Int)>((0, 0, 0))
@@ -114,4 +138,18 @@ struct ScopeLifecycleTests {
 /// A request that never waits: the log test's answers are all fixed.
 private final class NothingPending: PendingAnswer {
     func abandon(with error: URLError) {}
+}
+
+/// A waiting request that notes each abandonment's message.
+private final class RecordingPending: PendingAnswer {
+    private let messages = Locked<[String]>([])
+
+    func abandon(with error: URLError) {
+        messages.withLock { $0.append(error.localizedDescription) }
+    }
+
+    /// The messages of the abandonments so far.
+    var abandonments: [String] {
+        messages.withLock { $0 }
+    }
 }
