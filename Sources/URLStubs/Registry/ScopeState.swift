@@ -21,8 +21,11 @@ final class ScopeState {
     /// Every stub, oldest first, for verification and near-miss reports.
     private(set) var entries: [StubEntry] = []
 
-    /// Every request the scope received, in order.
-    var requests: [RecordedRequest] = []
+    /// The requests the scope received, in order (for the global scope, the most
+    /// recent ``StubRegistry/globalLogLimit``).
+    var log: RequestLog
+    /// The requests of ``log``, oldest first.
+    var requests: [RecordedRequest] { log.inOrder }
     /// What went wrong so far, reported when the scope ends.
     var problems: [StubProblem] = []
     /// Requests whose answer is delayed or computed, still waiting for it.
@@ -30,11 +33,12 @@ final class ScopeState {
     /// Callers waiting for a request that has not arrived yet.
     var waiters: [UInt64: RequestWaiter] = [:]
 
-    init(scope: StubScope, name: String?, ancestors: [StubScope], location: StubSourceLocation?) {
+    init(scope: StubScope, name: String?, ancestors: [StubScope], location: StubSourceLocation?, logLimit: Int? = nil) {
         self.scope = scope
         self.name = name
         self.ancestors = ancestors
         self.location = location
+        log = RequestLog(limit: logLimit)
     }
 
     /// The scope written for messages: `scope #3 "name" (opened at File.swift:12)`.

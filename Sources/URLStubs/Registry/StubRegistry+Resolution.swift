@@ -143,7 +143,8 @@ extension StubRegistry {
     }
 
     /// Appends `request` to the logs of `chain`: every scope it was made in, and the
-    /// global scope only for a request made outside any scope.
+    /// global scope only for a request made outside any scope (its log keeps the
+    /// most recent ``globalLogLimit``, dropping the oldest as each new one arrives).
     private static func log(
         _ request: RecordedRequest,
         in chain: [ScopeState],
@@ -151,13 +152,10 @@ extension StubRegistry {
         wakeUps: inout [(RequestWaiter, [RecordedRequest])]
     ) {
         for member in chain {
-            if member.scope.isGlobal {
-                guard isUnscoped else { continue }
-                if member.requests.count >= globalLogLimit {
-                    member.requests.removeFirst(member.requests.count / 2)
-                }
+            if member.scope.isGlobal, !isUnscoped {
+                continue
             }
-            member.requests.append(request)
+            member.log.append(request)
             collectWaiters(satisfiedBy: request, in: member, into: &wakeUps)
         }
     }

@@ -37,8 +37,10 @@ final class StubRegistry: Sendable {
 
     let state: Locked<State>
 
-    init() {
-        let global = ScopeState(scope: .global, name: nil, ancestors: [], location: nil)
+    /// Creates a registry holding only the global scope, whose log keeps the most
+    /// recent `globalLogLimit` unscoped requests.
+    init(globalLogLimit: Int = StubRegistry.globalLogLimit) {
+        let global = ScopeState(scope: .global, name: nil, ancestors: [], location: nil, logLimit: globalLogLimit)
         state = Locked(State(scopes: [StubScope.global.id: global]))
     }
 

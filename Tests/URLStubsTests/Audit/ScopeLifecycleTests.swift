@@ -55,27 +55,32 @@ struct ScopeLifecycleTests {
         }
     }
 
-    @Test("the global scope's log keeps at most globalLogLimit unscoped requests: at the limit it drops the oldest half and keeps the newest, in order")
-    func globalLogIsCapped() {
-        // A registry of its own, so that no other test's unscoped request interleaves.
-        let registry = StubRegistry()
-        let limit = StubRegistry.globalLogLimit
-        let location = StubSourceLocation(fileID: Self.file, filePath: #filePath, line: #line, column: #column)
-        #expect(registry.register(.anyRequest, source: .fixed(.status(204)), expectation: .any, location: location, in: .global) != nil)
-        let pending = NothingPending()
-        func send(_ number: Int) {
-            _ = registry.resolve(URLRequest(url: URL(string: "https://log.example.com/\(number)")!), body: nil, scope: nil, pending: pending)
+    @Test("the global scope's log keeps exactly the most recent globalLogLimit (10,000) unscoped requests, in order: each request past the limit drops only the oldest one")
+    func globalLogKeepsTheMostRecent() {
+        #expect(StubRegistry.globalLogLimit == 10_000) // As StubScope.requests documents.
+        // Every position of a small ring, twice round, then the real limit.
+        for limit in [1, 2, 7, StubRegistry.globalLogLimit] {
+            // A registry of its own, so that no other test's unscoped request interleaves.
+            let registry = StubRegistry(globalLogLimit: limit)
+            let location = StubSourceLocation(fileID: Self.file, filePath: #filePath, line: #line, column: #column)
+            #expect(registry.register(.anyRequest, source: .fixed(.status(204)), expectation: .any, location: location, in: .global) != nil)
+            let pending = NothingPending()
+            let checkpoints = limit < 100 ? Array(1...2 * limit + 1) : [limit, limit + 1]
+            var sent = 0
+            for checkpoint in checkpoints {
+                while sent < checkpoint {
+                    sent += 1
+                    _ = registry.resolve(URLRequest(url: URL(string: "https://log.example.com/\(sent)")!), body: nil, scope: nil, pending: pending)
+                }
+                // Summed up (first and last numbers, size, order), so that a failure
+                // prints one line instead of 10,000 paths.
+                let numbers = registry.requests(in: .global).map { Int($0.url.path.dropFirst())! }
+                let inOrder = zip(numbers, numbers.dropFirst()).allSatisfy { $0 + 1 == $1 }
+                let log = "\(numbers.first ?? 0)...\(numbers.last ?? 0), \(numbers.count) requests\(inOrder ? "" : ", out of order")"
+                let kept = min(sent, limit)
+                #expect(log == "\(sent - kept + 1)...\(sent), \(kept) requests", "limit \(limit), after \(sent) requests")
+            }
         }
-        for number in 1...limit {
-            send(number)
-        }
-        var log = registry.requests(in: .global).map(\.url.path)
-        #expect(log.count == limit)
-        #expect(log.first == "/1")
-        #expect(log.last == "/\(limit)")
-        send(limit + 1)
-        log = registry.requests(in: .global).map(\.url.path)
-        #expect(log == (limit / 2 + 1...limit + 1).map { "/\($0)" })
     }
 
     @Test("a scope's end takes, fails and reports exactly the requests still in flight: one settled first is not reported, and one whose answer comes after the end cannot settle, so its answer is dropped")
