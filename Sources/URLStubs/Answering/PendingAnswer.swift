@@ -5,8 +5,11 @@ import Foundation
 ///
 /// Two kinds of request wait this way: one loaded through `URLSession`
 /// (``Delivery``) and one answered directly by a scope (``DirectAnswer``). Each
-/// tells the registry it is settled (``StubRegistry/settle(_:in:)``) before its
-/// answer reaches its caller, so a test that awaited it never sees it abandoned.
+/// settles itself in the registry (``StubRegistry/settle(_:in:)``) the moment its
+/// answer is produced, before that answer can reach its caller, and keeps the
+/// answer only if it was still in flight: a test that awaited the request, or
+/// whose answer was ready inside the scope, never sees it abandoned, and a request
+/// the scope's end took is failed by ``abandon(with:)``, never answered.
 protocol PendingAnswer: AnyObject, Sendable {
     /// Fails the request with `error` because its scope ended first, and stops
     /// producing its answer. Called by the registry, outside its lock.

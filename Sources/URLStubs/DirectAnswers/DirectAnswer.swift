@@ -20,6 +20,9 @@ import Foundation
 /// ```
 ///
 /// The loser is dropped, and the producing task is cancelled unless it finished.
+/// The answer and the cancellation settle the request in the registry first, and
+/// count only if it was still in flight; the scope's end takes it from there, so a
+/// request it reports as abandoned always gets the scope's failure.
 final class DirectAnswer: PendingAnswer {
     private enum Phase {
         /// Waiting; the continuation is set once the caller suspends.
@@ -62,7 +65,8 @@ final class DirectAnswer: PendingAnswer {
         let scope = self.scope
         let work = Task { [self] in
             guard let answer = await Answer.produce(resolution, in: scope) else { return }
-            StubRegistry.shared.settle(self, in: scope)
+            // When the scope ended first, its failure comes through abandon(with:).
+            guard StubRegistry.shared.settle(self, in: scope) else { return }
             finish(with: answer)
         }
         return await withTaskCancellationHandler {
@@ -85,7 +89,8 @@ final class DirectAnswer: PendingAnswer {
                 }
             }
         } onCancel: {
-            StubRegistry.shared.settle(self, in: scope)
+            // When the scope ended first, its failure comes through abandon(with:).
+            guard StubRegistry.shared.settle(self, in: scope) else { return }
             finish(with: .failure(Self.cancellation(of: request)))
         }
     }

@@ -23,8 +23,9 @@ final class ScopeState {
     /// Every stub, oldest first, for verification and near-miss reports.
     private(set) var entries: [StubEntry] = []
 
-    /// Every request the scope received, in order, with its outcome.
-    var log: [LoggedExchange] = []
+    /// Every request the scope received, in order, with its outcome (for the
+    /// global scope, the most recent ``StubRegistry/globalLogLimit``).
+    var log: RequestLog
     /// The cassette a recording scope writes when it ends; `nil` when it records nothing.
     var recording: CassetteRecording?
     /// The cassette the scope replays, if any.
@@ -43,7 +44,7 @@ final class ScopeState {
 
     /// Every request the scope received, in order.
     var requests: [RecordedRequest] {
-        log.map(\.request)
+        log.inOrder.map(\.request)
     }
 
     /// Each stub, oldest first, with its hits.
@@ -51,11 +52,12 @@ final class ScopeState {
         entries.map { StubUsage(pattern: $0.pattern.description, location: $0.location, hits: $0.hits) }
     }
 
-    init(scope: StubScope, name: String?, ancestors: [StubScope], location: StubSourceLocation?) {
+    init(scope: StubScope, name: String?, ancestors: [StubScope], location: StubSourceLocation?, logLimit: Int? = nil) {
         self.scope = scope
         self.name = name
         self.ancestors = ancestors
         self.location = location
+        log = RequestLog(limit: logLimit)
     }
 
     /// The scope written for messages: `scope #3 "name" (opened at File.swift:12)`.

@@ -153,12 +153,23 @@ extension StubRegistry {
         return nil
     }
 
-    /// Forgets a deferred request once it has been answered or cancelled; one whose
-    /// outcome is still unknown then was cancelled.
-    func settle(_ pending: some PendingAnswer, in scope: StubScope?) {
+    /// Forgets a deferred request the moment its answer is produced or it is
+    /// cancelled; returns whether it was still in flight. One whose outcome the
+    /// log does not know yet was cancelled.
+    ///
+    /// `false` means its scope ended first and took it: the scope's end fails it
+    /// through ``PendingAnswer/abandon(with:)`` and reports it, so the caller must
+    /// drop the answer it produced. Whoever removes a request from the in-flight
+    /// list decides its outcome, under the lock, so a request is never both reported
+    /// as abandoned and answered.
+    @discardableResult
+    func settle(_ pending: some PendingAnswer, in scope: StubScope?) -> Bool {
         state.withLock { state in
-            let flight = state.scopes[(scope ?? .global).id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending))
-            flight?.exchange.settle(.cancelled)
+            guard let flight = state.scopes[(scope ?? .global).id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending)) else {
+                return false
+            }
+            flight.exchange.settle(.cancelled)
+            return true
         }
     }
 
@@ -185,7 +196,8 @@ extension StubRegistry {
     }
 
     /// Appends `request` to the logs of `chain`: every scope it was made in, and the
-    /// global scope only for a request made outside any scope.
+    /// global scope only for a request made outside any scope (its log keeps the
+    /// most recent ``globalLogLimit``, dropping the oldest as each new one arrives).
     private static func log(
         _ request: RecordedRequest,
         in chain: [ScopeState],
@@ -194,11 +206,8 @@ extension StubRegistry {
     ) -> LoggedExchange {
         let exchange = LoggedExchange(request)
         for member in chain {
-            if member.scope.isGlobal {
-                guard isUnscoped else { continue }
-                if member.log.count >= globalLogLimit {
-                    member.log.removeFirst(member.log.count / 2)
-                }
+            if member.scope.isGlobal, !isUnscoped {
+                continue
             }
             member.log.append(exchange)
             collectWaiters(satisfiedBy: request, in: member, into: &wakeUps)

@@ -37,8 +37,10 @@ final class StubRegistry: Sendable {
 
     let state: Locked<State>
 
-    init() {
-        let global = ScopeState(scope: .global, name: nil, ancestors: [], location: nil)
+    /// Creates a registry holding only the global scope, whose log keeps the most
+    /// recent `globalLogLimit` unscoped requests.
+    init(globalLogLimit: Int = StubRegistry.globalLogLimit) {
+        let global = ScopeState(scope: .global, name: nil, ancestors: [], location: nil, logLimit: globalLogLimit)
         state = Locked(State(scopes: [StubScope.global.id: global]))
     }
 
@@ -87,7 +89,7 @@ final class StubRegistry: Sendable {
                     flight.exchange.settle(.failure(StubFailure.error(message, url: flight.request.url)))
                     return (flight, message)
                 }
-            return (ended, abandoned, ended.log.map(\.snapshot))
+            return (ended, abandoned, ended.log.inOrder.map(\.snapshot))
         }
         guard let (ended, abandoned, traffic) = ended else {
             return Ending(problems: [], traffic: [], usage: [])
@@ -176,7 +178,7 @@ final class StubRegistry: Sendable {
 
     /// The requests `scope` received, in order, with their outcomes.
     func exchanges(in scope: StubScope) -> [RecordedExchange] {
-        state.withLock { $0.scopes[scope.id]?.log.map(\.snapshot) ?? [] }
+        state.withLock { $0.scopes[scope.id]?.log.inOrder.map(\.snapshot) ?? [] }
     }
 
     /// Makes `scope` answer from the cassette `file` (whose entries are registered

@@ -18,14 +18,17 @@ import Foundation
 ///
 /// - A fixed answer is resolved in the registry and handed to the client inside
 ///   `startLoading()`, on the thread Foundation called it on: no task, no hop.
-/// - A delayed or computed answer is produced by a Swift task started there; when it
-///   is ready it goes back to that thread (see ``ClientThread``) and is delivered
-///   only if loading was not stopped in the meantime.
+/// - A delayed or computed answer is produced by a Swift task started there. The
+///   request is settled (leaves its scope's in-flight list) the moment its answer is
+///   produced; the answer then goes back to that thread (see ``ClientThread``) and is
+///   delivered only if loading was not stopped in the meantime.
 /// - A suspend keeps the answer being produced; the next `startLoading()` delivers
 ///   it. A cancel ends the delivery: the producing task is cancelled, the request
 ///   leaves its scope's in-flight list, and nothing reaches the client again.
 /// - The scope ending first fails the request through ``abandon(with:)`` (see
-///   ``PendingAnswer``).
+///   ``PendingAnswer``). Whichever removes the request from the in-flight list, the
+///   producing task or the scope's end, decides its outcome: an answer produced too
+///   late is dropped, and one produced in time is never replaced by a failure.
 final class Delivery: PendingAnswer {
     /// Where the delivery is.
     enum Phase {
@@ -90,7 +93,7 @@ final class Delivery: PendingAnswer {
         case .resolve:
             resolve(for: urlProtocol)
         case let .deliver(answer):
-            deliver(answer, from: urlProtocol, settling: true)
+            deliver(answer, from: urlProtocol)
         case .wait:
             break
         }
@@ -107,7 +110,7 @@ final class Delivery: PendingAnswer {
         }
         // Not in flight, so no scope end can race: deliver before returning.
         state.withLock { $0.phase = .finished }
-        deliver(answer, from: urlProtocol, settling: false)
+        deliver(answer, from: urlProtocol)
     }
 
     /// Starts the task that produces a delayed or computed answer.
@@ -116,6 +119,9 @@ final class Delivery: PendingAnswer {
         let scope = self.scope
         let work = Task { [self] in
             guard let answer = await Answer.produce(resolution, in: scope) else { return }
+            // Settled now, not when the client thread takes the answer; when the scope
+            // ended first, its failure comes through abandon(with:) instead.
+            guard StubRegistry.shared.settle(self, in: scope) else { return }
             complete(with: answer, cancellingWork: false)
         }
         let readyAnswer = state.withLock { state -> Answer? in
@@ -135,7 +141,7 @@ final class Delivery: PendingAnswer {
             }
         }
         if let readyAnswer {
-            deliver(readyAnswer, from: urlProtocol, settling: true)
+            deliver(readyAnswer, from: urlProtocol)
         }
     }
 
@@ -189,9 +195,8 @@ final class Delivery: PendingAnswer {
             return (answer, state.urlProtocol)
         }
         guard let (ready, urlProtocol) = ready, let urlProtocol else { return }
-        deliver(ready, from: urlProtocol, settling: true)
+        deliver(ready, from: urlProtocol)
     }
-
 
     /// Stops loading, on the client thread: a suspend leaves the answer to the next
     /// `startLoading()`; a cancel ends the delivery and cancels the producing task.
@@ -200,39 +205,30 @@ final class Delivery: PendingAnswer {
     /// handlers at once, and one of them (a computed response awaiting a request of
     /// its own) may wait for the very thread this runs on.
     func stop(isCancel: Bool) {
-        let cancelled = state.withLock { state -> (work: Task<Void, Never>?, wasInFlight: Bool)? in
+        let cancelled = state.withLock { state -> Task<Void, Never>?? in
             state.isLoading = false
             guard isCancel else { return nil }
             switch state.phase {
             case let .producing(work):
                 state.phase = .finished
-                return (work, true)
-            case .produced:
+                return .some(work)
+            case .idle, .resolving, .produced:
+                // A produced answer was settled when it was produced.
                 state.phase = .finished
-                return (nil, true)
-            case .idle, .resolving:
-                state.phase = .finished
-                return (nil, false)
+                return nil
             case .finished:
                 return nil
             }
         }
         guard let cancelled else { return }
-        if let work = cancelled.work {
+        if let work = cancelled {
             Task.detached { work.cancel() }
         }
-        if cancelled.wasInFlight {
-            StubRegistry.shared.settle(self, in: scope)
-        }
+        StubRegistry.shared.settle(self, in: scope)
     }
 
-    /// Hands `answer` to the client; with `settling`, first removes the request from
-    /// its scope's in-flight list, so a test that awaited it never sees it as
-    /// abandoned.
-    private func deliver(_ answer: Answer, from urlProtocol: StubURLProtocol, settling: Bool) {
-        if settling {
-            StubRegistry.shared.settle(self, in: scope)
-        }
+    /// Hands `answer` to the client (the request was settled when it was produced).
+    private func deliver(_ answer: Answer, from urlProtocol: StubURLProtocol) {
         guard let client = urlProtocol.client else { return }
         if let state = urlProtocol.task?.state, state == .canceling || state == .completed {
             return // Foundation crashes on client calls for a task it has let go.

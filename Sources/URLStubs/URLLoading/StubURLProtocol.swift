@@ -21,9 +21,20 @@ import Foundation
 /// - ``stopLoading()`` stops the delivery: nothing reaches the client while the
 ///   protocol is stopped, and never after a cancel.
 public final class StubURLProtocol: URLProtocol {
-    /// The delivery of this protocol's request; touched only on the thread
-    /// Foundation calls `startLoading()` and `stopLoading()` on.
-    private var delivery: Delivery?
+    /// Where loading is; touched only on the thread Foundation calls
+    /// `startLoading()` and `stopLoading()` on.
+    private var loading = Loading.notStarted
+
+    /// Where this protocol's loading is.
+    private enum Loading {
+        /// `startLoading()` was not called yet.
+        case notStarted
+        /// A cancel's `stopLoading()` came before any `startLoading()`: there is
+        /// nothing to answer, ever.
+        case cancelledBeforeStart
+        /// `startLoading()` handed the request to its delivery.
+        case started(Delivery)
+    }
 
     /// Returns `true`: a stubbed session answers every request from stubs.
     override public class func canInit(with request: URLRequest) -> Bool {
@@ -55,9 +66,14 @@ public final class StubURLProtocol: URLProtocol {
     /// Answers the request: before returning for a fixed answer, later on this
     /// same thread for a delayed or computed one.
     override public func startLoading() {
-        if let delivery {
+        switch loading {
+        case let .started(delivery):
             delivery.start(self) // After a suspend, or Foundation calling again on Linux.
             return
+        case .cancelledBeforeStart:
+            return // Nothing is resolved, logged or delivered for a cancelled request.
+        case .notStarted:
+            break
         }
         if let unsupported = unsupportedTaskKind {
             fail(FailureMessages.unsupportedTask(request, kind: unsupported))
@@ -68,14 +84,23 @@ public final class StubURLProtocol: URLProtocol {
             return
         }
         let delivery = Delivery(scope: scope)
-        self.delivery = delivery
+        loading = .started(delivery)
         delivery.start(self)
     }
 
     /// Stops the delivery: nothing reaches the client until loading starts again
-    /// (after a suspend), and never after a cancel.
+    /// (after a suspend), and never after a cancel, even one that comes before
+    /// loading started.
     override public func stopLoading() {
-        delivery?.stop(isCancel: task?.state != .suspended)
+        let isCancel = task?.state != .suspended
+        switch loading {
+        case let .started(delivery):
+            delivery.stop(isCancel: isCancel)
+        case .notStarted where isCancel:
+            loading = .cancelledBeforeStart
+        case .notStarted, .cancelledBeforeStart:
+            break
+        }
     }
 
     /// Fails the request at once, without asking the registry.

@@ -55,27 +55,56 @@ struct ScopeLifecycleTests {
         }
     }
 
-    @Test("the global scope's log keeps at most globalLogLimit unscoped requests: at the limit it drops the oldest half and keeps the newest, in order")
-    func globalLogIsCapped() {
-        // A registry of its own, so that no other test's unscoped request interleaves.
+    @Test("the global scope's log keeps exactly the most recent globalLogLimit (10,000) unscoped requests, in order: each request past the limit drops only the oldest one")
+    func globalLogKeepsTheMostRecent() {
+        #expect(StubRegistry.globalLogLimit == 10_000) // As StubScope.requests documents.
+        // Every position of a small ring, twice round, then the real limit.
+        for limit in [1, 2, 7, StubRegistry.globalLogLimit] {
+            // A registry of its own, so that no other test's unscoped request interleaves.
+            let registry = StubRegistry(globalLogLimit: limit)
+            let location = StubSourceLocation(fileID: Self.file, filePath: #filePath, line: #line, column: #column)
+            #expect(registry.register(.anyRequest, source: .fixed(.status(204)), expectation: .any, location: location, in: .global) != nil)
+            let pending = NothingPending()
+            let checkpoints = limit < 100 ? Array(1...2 * limit + 1) : [limit, limit + 1]
+            var sent = 0
+            for checkpoint in checkpoints {
+                while sent < checkpoint {
+                    sent += 1
+                    _ = registry.resolve(URLRequest(url: URL(string: "https://log.example.com/\(sent)")!), body: nil, scope: nil, pending: pending)
+                }
+                // Summed up (first and last numbers, size, order), so that a failure
+                // prints one line instead of 10,000 paths.
+                let numbers = registry.requests(in: .global).map { Int($0.url.path.dropFirst())! }
+                let inOrder = zip(numbers, numbers.dropFirst()).allSatisfy { $0 + 1 == $1 }
+                let log = "\(numbers.first ?? 0)...\(numbers.last ?? 0), \(numbers.count) requests\(inOrder ? "" : ", out of order")"
+                let kept = min(sent, limit)
+                #expect(log == "\(sent - kept + 1)...\(sent), \(kept) requests", "limit \(limit), after \(sent) requests")
+            }
+        }
+    }
+
+    @Test("a scope's end takes, fails and reports exactly the requests still in flight: one settled first is not reported, and one whose answer comes after the end cannot settle, so its answer is dropped")
+    func scopeEndAndSettlingDecideOnce() {
         let registry = StubRegistry()
-        let limit = StubRegistry.globalLogLimit
+        let (scope, title) = registry.openScope(name: "settling", parent: nil, location: nil)
         let location = StubSourceLocation(fileID: Self.file, filePath: #filePath, line: #line, column: #column)
-        #expect(registry.register(.anyRequest, source: .fixed(.status(204)), expectation: .any, location: location, in: .global) != nil)
-        let pending = NothingPending()
-        func send(_ number: Int) {
-            _ = registry.resolve(URLRequest(url: URL(string: "https://log.example.com/\(number)")!), body: nil, scope: nil, pending: pending)
+        let url = "https://settle.example.com/slow"
+        #expect(registry.register(.get(url), source: .fixed(.status(200).delayed(by: .seconds(3_600))), expectation: .any, location: location, in: scope) != nil)
+        let answered = RecordingPending()
+        let waiting = RecordingPending()
+        for pending in [answered, waiting] {
+            let resolution = registry.resolve(URLRequest(url: URL(string: url)!), body: nil, scope: scope, pending: pending)
+            #expect(resolution.isDeferred)
         }
-        for number in 1...limit {
-            send(number)
-        }
-        var log = registry.requests(in: .global).map(\.url.path)
-        #expect(log.count == limit)
-        #expect(log.first == "/1")
-        #expect(log.last == "/\(limit)")
-        send(limit + 1)
-        log = registry.requests(in: .global).map(\.url.path)
-        #expect(log == (limit / 2 + 1...limit + 1).map { "/\($0)" })
+        #expect(registry.settle(answered, in: scope)) // Its answer was produced inside the scope.
+        let problems = registry.endScope(scope)
+        let message = "URLStubs: GET \(url) was still waiting for its response when \(title) ended; await it inside the scope, or cancel it."
+        #expect(problems.map(\.message) == [message])
+        #expect(problems.map(\.isWarning) == [true])
+        #expect(answered.abandonments == [])
+        #expect(waiting.abandonments == [message])
+        #expect(!registry.settle(waiting, in: scope)) // An answer produced now is dropped.
+        #expect(!registry.settle(answered, in: scope))
     }
 
     @Test("a scope that ends with an unmatched request, an unmet expectation and an abandoned request throws one report listing each in full, numbered")
@@ -114,4 +143,18 @@ struct ScopeLifecycleTests {
 /// A request that never waits: the log test's answers are all fixed.
 private final class NothingPending: PendingAnswer {
     func abandon(with error: URLError) {}
+}
+
+/// A waiting request that notes each abandonment's message.
+private final class RecordingPending: PendingAnswer {
+    private let messages = Locked<[String]>([])
+
+    func abandon(with error: URLError) {
+        messages.withLock { $0.append(error.localizedDescription) }
+    }
+
+    /// The messages of the abandonments so far.
+    var abandonments: [String] {
+        messages.withLock { $0 }
+    }
 }

@@ -41,17 +41,22 @@ final class CFNetworkLikeDriver: @unchecked Sendable {
     private let sessionQueue = DispatchQueue(label: "driver.session-queue")
     private var clientThread: Thread!
     private let clientLoop = ClientLoop()
+    /// How many times the client thread's run loop has returned.
+    private let loopTurns = Locked(0)
 
     init() {
         let started = DispatchSemaphore(value: 0)
-        let thread = Thread { [clientLoop] in
-            // A timer far in the future keeps the run loop running.
-            RunLoop.current.add(Timer(timeInterval: 1e9, repeats: false) { _ in }, forMode: .default)
+        let thread = Thread { [clientLoop, loopTurns] in
+            // A repeating timer keeps the run loop waiting: with only a one-shot timer
+            // Foundation on Linux returns from run(mode:before:) at once, and the
+            // thread would spin.
+            RunLoop.current.add(Timer(timeInterval: 3_600, repeats: true) { _ in }, forMode: .default)
             Thread.current.threadDictionary[CFNetworkLikeDriver.clientThreadKey] = true
             clientLoop.loop = RunLoop.current
             started.signal()
             while !Thread.current.isCancelled {
                 _ = RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.05))
+                loopTurns.withLock { $0 += 1 }
             }
         }
         thread.name = "driver.client-thread"
@@ -104,6 +109,17 @@ final class CFNetworkLikeDriver: @unchecked Sendable {
                 continuation.resume()
             }
         }
+    }
+
+    /// How many times the client thread's run loop has returned so far.
+    var loopTurnCount: Int {
+        loopTurns.withLock { $0 }
+    }
+
+    /// Stops the client thread (for a driver of a test's own; the shared one runs
+    /// as long as the process).
+    func close() {
+        clientThread.cancel()
     }
 
     /// Whether the calling thread is the client thread.
