@@ -65,10 +65,10 @@ struct RequestTarget: Sendable {
     /// a path): then the route key is their text up to the path's end, one copy
     /// instead of a concatenation.
     init(parts: URLText.Parts, host: Substring, portText: Substring?, port: Int?, path: String, query: Substring?, pathIsWritten: Bool) {
-        let scheme = URLText.lowercased(parts.scheme)
-        let normalHost = URLText.lowercased(host)
+        let (scheme, schemeWasLowercase) = URLText.lowercased(parts.scheme)
+        let (normalHost, hostWasLowercase) = URLText.lowercased(host)
         let isNormal = pathIsWritten && portText == nil && !parts.hasUserInfo && !parts.path.isEmpty
-            && scheme.utf8.elementsEqual(parts.scheme.utf8) && normalHost.utf8.elementsEqual(host.utf8)
+            && schemeWasLowercase && hostWasLowercase
         let written = parts.scheme.base[parts.scheme.startIndex..<parts.path.endIndex]
         self.init(scheme: scheme, host: normalHost, port: port, path: path, query: query, routeKey: isNormal ? String(written) : nil)
     }

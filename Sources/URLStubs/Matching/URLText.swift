@@ -90,22 +90,39 @@ enum URLText {
     /// after `:`, if any.
     static func splitPort(_ hostAndPort: Substring) -> (host: Substring, port: Substring?) {
         let utf8 = hostAndPort.utf8
-        var searchStart = utf8.startIndex
-        if utf8.first == UInt8(ascii: "["), let close = utf8.firstIndex(of: UInt8(ascii: "]")) {
-            searchStart = close
-        }
-        guard let colon = utf8[searchStart...].firstIndex(of: UInt8(ascii: ":")) else {
+        let found = utf8.withContiguousStorageIfAvailable(portColon(in:))
+            ?? Array(utf8).withUnsafeBufferPointer(portColon(in:))
+        guard let offset = found else {
             return (hostAndPort, nil)
         }
+        let colon = utf8.index(utf8.startIndex, offsetBy: offset)
         return (hostAndPort[..<colon], hostAndPort[utf8.index(after: colon)...])
     }
 
-    /// `text` with ASCII letters lowercased; returned as is when it has none uppercase.
-    static func lowercased(_ text: Substring) -> String {
-        guard text.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
-            return String(text)
+    /// The offset of the `:` before the port in the bytes of a host and port: the
+    /// first one, or for an IPv6 literal the first one after its `]`.
+    private static func portColon(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var searchStart = 0
+        if bytes.first == UInt8(ascii: "["), let close = bytes.firstIndex(of: UInt8(ascii: "]")) {
+            searchStart = close
         }
-        return String(decoding: text.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return bytes[searchStart...].firstIndex(of: UInt8(ascii: ":"))
+    }
+
+    /// `text` with ASCII letters lowercased, and whether it had no uppercase letter
+    /// (then the text returned is `text` as written).
+    static func lowercased(_ text: Substring) -> (text: String, wasLowercase: Bool) {
+        let hasUppercase = text.utf8.withContiguousStorageIfAvailable { $0.contains(where: isUppercase) }
+            ?? text.utf8.contains(where: isUppercase)
+        guard hasUppercase else {
+            return (String(text), true)
+        }
+        return (String(decoding: text.utf8.map { isUppercase($0) ? $0 | 0x20 : $0 }, as: UTF8.self), false)
+    }
+
+    /// Whether `byte` is an ASCII uppercase letter.
+    private static func isUppercase(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
     }
 
     /// The query items of a percent-encoded query, names and values decoded; empty

@@ -40,11 +40,13 @@ extension StubRegistry {
             // Nothing to match or log: no stub may answer a request for nothing.
             return .fail(StubFailure.error(FailureMessages.noURL(urlRequest), url: nil))
         }
-        let unsequenced = RecordedRequest(urlRequest: urlRequest, body: body, sequenceNumber: 0)
+        // Built before the lock is taken, and moved into the critical section (taken
+        // out of the optional) rather than copied: a copy retains each of its fields.
+        var unsequenced: RecordedRequest? = RecordedRequest(urlRequest: urlRequest, body: body, sequenceNumber: 0)
         var wakeUps: [(RequestWaiter, [RecordedRequest])] = []
         var liveCheck: (LoggedExchange, StubEntry)?
         let resolution = state.withLock { state in
-            Self.resolve(unsequenced, scope: scope, pending: pending, state: &state, wakeUps: &wakeUps, liveCheck: &liveCheck)
+            Self.resolve(unsequenced.take()!, scope: scope, pending: pending, state: &state, wakeUps: &wakeUps, liveCheck: &liveCheck)
         }
         for (waiter, requests) in wakeUps {
             waiter.resume(with: .success(requests))
@@ -56,14 +58,13 @@ extension StubRegistry {
     }
 
     private static func resolve(
-        _ unsequenced: RecordedRequest,
+        _ request: consuming RecordedRequest,
         scope: StubScope?,
         pending: some PendingAnswer,
         state: inout State,
         wakeUps: inout [(RequestWaiter, [RecordedRequest])],
         liveCheck: inout (LoggedExchange, StubEntry)?
     ) -> Resolution {
-        var request = unsequenced
         request.sequenceNumber = state.nextRequestNumber
         state.nextRequestNumber += 1
         let home = scope ?? .global

@@ -75,7 +75,9 @@ public final class StubURLProtocol: URLProtocol {
         case .notStarted:
             break
         }
-        if let unsupported = unsupportedTaskKind {
+        // Read once: each read of `task` is a call into Foundation.
+        let task = self.task
+        if let unsupported = Self.unsupportedKind(of: task) {
             fail(FailureMessages.unsupportedTask(request, kind: unsupported))
             return
         }
@@ -108,8 +110,9 @@ public final class StubURLProtocol: URLProtocol {
         client?.urlProtocol(self, didFailWithError: StubFailure.error(message, url: request.url))
     }
 
-    /// The kind of task Foundation on Linux cannot complete through a URL protocol.
-    private var unsupportedTaskKind: String? {
+    /// The kind of `task` when it is one Foundation on Linux cannot complete
+    /// through a URL protocol.
+    private static func unsupportedKind(of task: URLSessionTask?) -> String? {
         #if canImport(FoundationNetworking)
         if task is URLSessionDownloadTask { return "download task" }
         if task is URLSessionWebSocketTask { return "WebSocket task" }

@@ -28,6 +28,35 @@ struct URLTextTests {
         #expect(parts(text) == nil)
     }
 
+    @Test("the port is after the first colon of the authority, or after the closing bracket of an IPv6 literal", arguments: [
+        ("api.example.com", "api.example.com", nil),
+        ("api.example.com:8080", "api.example.com", "8080"),
+        ("api.example.com:", "api.example.com", ""),
+        ("a:b:c", "a", "b:c"),
+        ("[::1]", "[::1]", nil),
+        ("[::1]:8080", "[::1]", "8080"),
+        ("[::1", "[", ":1"),
+        ("ünï.example:1", "ünï.example", "1"),
+    ] as [(String, String, String?)])
+    func splitsThePort(_ authority: String, _ host: String, _ port: String?) {
+        let (splitHost, splitPort) = URLText.splitPort(authority[...])
+        #expect(String(splitHost) == host)
+        #expect(splitPort.map(String.init) == port)
+    }
+
+    @Test("lowercasing says whether the text had an uppercase ASCII letter", arguments: [
+        ("https", "https", true),
+        ("HTTPS", "https", false),
+        ("Api.Example.com", "api.example.com", false),
+        ("ünï.example", "ünï.example", true),
+        ("ÜNÏ.Example", "ÜnÏ.example", false),
+    ])
+    func lowercasesASCII(_ text: String, _ lowered: String, _ wasLowercase: Bool) {
+        let result = URLText.lowercased(text[...])
+        #expect(result.text == lowered)
+        #expect(result.wasLowercase == wasLowercase)
+    }
+
     @Test("a URL has the same route key however its scheme, host and port are written", arguments: [
         ("https://api.example.com/users/1?page=2", "https://api.example.com/users/1"),
         ("HTTPS://API.Example.COM:443/users/1", "https://api.example.com/users/1"),
