@@ -30,6 +30,11 @@ extension StubRegistry {
         }
     }
 
+    /// Whether `scope` has drift checks to wait for.
+    func hasLiveChecks(in scope: StubScope) -> Bool {
+        state.withLock { !($0.scopes[scope.id]?.liveChecks.isEmpty ?? true) }
+    }
+
     /// Waits for the drift checks of `scope` and returns a problem for each stubbed
     /// answer that differs from the live one.
     func finishLiveChecks(in scope: StubScope) async -> [StubProblem] {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Building blocks for test-framework integrations (`URLStubsTesting`): running a
 /// body in a new scope without throwing its problems, and scopes whose lifetime is
 /// not a closure around `async` code, such as XCTest's synchronous `invokeTest()`.
@@ -56,9 +58,22 @@ extension StubScope {
 
     /// Ends a scope opened with ``openDetachedScope(name:location:)`` and returns its
     /// problems and its traffic.
+    ///
+    /// Its drift checks are waited for first, blocking the calling thread (XCTest's
+    /// `invokeTest()` is synchronous); they run on tasks of their own.
     public static func finishDetachedScope(_ scope: StubScope) -> (problems: [StubProblem], traffic: [RecordedExchange]) {
+        let drift = Locked<[StubProblem]>([])
+        if StubRegistry.shared.hasLiveChecks(in: scope) {
+            let done = DispatchSemaphore(value: 0)
+            Task.detached {
+                let problems = await StubRegistry.shared.finishLiveChecks(in: scope)
+                drift.withLock { $0 = problems }
+                done.signal()
+            }
+            done.wait()
+        }
         let ending = StubRegistry.shared.finishScope(scope)
-        return (ending.problems, ending.traffic)
+        return (ending.problems + drift.withLock { $0 }, ending.traffic)
     }
 
     /// Each stub of the scope, oldest first, with how many requests it answered so far.

@@ -70,9 +70,13 @@ final class StubbedTestCaseFailureTests: StubbedTestCase {
         }
     }
 
+    /// A real server for the drift test, alive until the scope's drift checks end.
+    private let server = Shared<LocalServer?>(nil)
+
     override func invokeTest() {
         captured.value = []
         super.invokeTest()
+        server.value?.stop()
         let failures = captured.value
         switch name {
         case _ where name.contains("testUnmatchedRequestFailsThisTest"):
@@ -88,9 +92,21 @@ final class StubbedTestCaseFailureTests: StubbedTestCase {
                 file: #filePath,
                 line: registrationLine.value
             )])
+        case _ where name.contains("testDriftIsReportedAtTheStub"):
+            XCTAssertEqual(failures.map(\.line), [registrationLine.value])
+            XCTAssertEqual(failures.first?.description.components(separatedBy: "\n").last, "- JSON: $.email is in the stub's answer but missing from the server's")
         default:
             XCTAssertEqual(failures, [])
         }
+    }
+
+    func testDriftIsReportedAtTheStub() async throws {
+        let server = try LocalServer { _ in ServedResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"id":1}"#.utf8)) }
+        self.server.value = server
+        await stubScope.checkForDrift()
+        let stub = await stubScope.stub(.get(server.url("/users/1")), with: .json(#"{"id": 1, "email": "a@b.c"}"#))
+        registrationLine.value = stub.location.line
+        _ = try await URLSession.stubbed.data(from: server.url("/users/1"))
     }
 
     func testUnmatchedRequestFailsThisTest() async {
