@@ -45,7 +45,8 @@ extension StubRegistry {
         }
         var problems: [StubProblem] = []
         for check in checks {
-            let live = await check.live.value
+            // A cancelled test does not wait out the live requests' timeouts.
+            let live = await withTaskCancellationHandler { await check.live.value } onCancel: { check.live.cancel() }
             let stubbed = state.withLock { _ in check.exchange.outcome }
             let differences = LiveCheck.differences(stubbed: stubbed, live: live.outcome)
             guard !differences.isEmpty else { continue }

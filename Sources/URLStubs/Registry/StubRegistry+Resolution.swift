@@ -87,7 +87,9 @@ extension StubRegistry {
         }
         let exchange = log(request, in: chain, isUnscoped: scope == nil, wakeUps: &wakeUps)
         let usedUp = usedUpMatch(for: request, in: chain)
-        if chain.contains(where: { $0.recording != nil }), usedUp.map({ $0.origin != .written }) ?? true {
+        // The nearest scope with a cassette decides: a replay-only scope nested in a
+        // recording one still sends nothing to the network.
+        if chain.first(where: { $0.cassette != nil })?.recording != nil, usedUp.map({ $0.origin != .written }) ?? true {
             // A recording scope sends what neither its stubs nor its cassette answer
             // (nor a cassette entry already replayed) to the network, and records it.
             exchange.source = .network

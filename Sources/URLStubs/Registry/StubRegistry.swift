@@ -99,6 +99,9 @@ final class StubRegistry: Sendable {
             flight.pending.abandon(with: StubFailure.error(message, url: flight.request.url))
             warnings.append(StubProblem(kind: .abandonedRequest(flight.request), message: message, location: ended.location))
         }
+        for check in ended.liveChecks {
+            check.live.cancel() // Started after the scope's checks were collected.
+        }
         for waiter in ended.waiters.values {
             waiter.resume(with: .failure(RequestWaitError.scopeEnded(scope: ended.title, pattern: waiter.pattern.description)))
         }

@@ -14,7 +14,8 @@ enum FailureArtifacts {
         if let har {
             Attachment.record(Array(har), named: name + ".har")
         }
-        Attachment.record(IntegrationMessages.artifactReport(scope: outcome.title, problems: outcome.problems, trafficNote: note), named: name + ".txt")
+        let report = IntegrationMessages.artifactReport(scope: outcome.title, problems: outcome.problems, trafficNote: note)
+        Attachment.record(TrafficArchive.scrub(report, of: outcome.traffic), named: name + ".txt")
     }
 
     /// Writes the artifacts of a failing XCTest scope to a temporary directory and
@@ -30,7 +31,8 @@ enum FailureArtifacts {
             if let har {
                 try har.write(to: base.appendingPathExtension("har"), options: .atomic)
             }
-            try Data(IntegrationMessages.artifactReport(scope: scope, problems: problems, trafficNote: note).utf8)
+            let report = IntegrationMessages.artifactReport(scope: scope, problems: problems, trafficNote: note)
+            try Data(TrafficArchive.scrub(report, of: traffic).utf8)
                 .write(to: base.appendingPathExtension("txt"), options: .atomic)
             return IntegrationMessages.artifactsWritten(base.path + ".{har,txt}")
         } catch {

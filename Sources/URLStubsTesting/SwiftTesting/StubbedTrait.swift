@@ -62,6 +62,10 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
             return
         }
         if let scope = Self.traitScope, StubScope.current == scope {
+            if let cassette {
+                let location = self.location ?? StubSourceLocation(test.sourceLocation)
+                try await scope.useCassette(cassette.file(for: test, testCase: testCase), mode: cassette.mode, redaction: cassette.redaction, location: location)
+            }
             try await registerBaseline(in: scope)
             try await function()
             return
@@ -126,7 +130,7 @@ extension Trait where Self == StubbedTrait {
     /// cassette of that test case, after registering the baseline stubs of `setup`.
     ///
     /// By default each test case has a file of its own,
-    /// `Cassettes/<test file name>/<test function name>.har` next to the test file;
+    /// `Cassettes/<suite name>/<test function name>.har` next to the test file;
     /// pass `nil` for that, or a `name` for `Cassettes/<name>.har` (give a name only on a
     /// single test: two test cases writing one file at once is refused).
     /// `mode` is what ``URLStubs/withStubScope(_:cassette:mode:redaction:fileID:filePath:line:column:isolation:_:)``

@@ -13,7 +13,8 @@ struct TraitCassette: Sendable {
     /// The path of the file the trait is written in.
     let traitFile: String
 
-    /// The cassette file of `test`.
+    /// The cassette file of `test`: `<directory>/<name>.har`, or else
+    /// `<directory>/<suite>/<test>.har`.
     ///
     /// - Throws: ``TraitCassetteError/parameterized(test:)`` for a parameterized test
     ///   case with no name given: its cases would share one file.
@@ -26,7 +27,10 @@ struct TraitCassette: Sendable {
         if testCase?.isParameterized == true {
             throw TraitCassetteError.parameterized(test: test.name)
         }
-        let group = traitURL.deletingPathExtension().lastPathComponent
+        // The suite's name (nested suites joined by dots), or the file's for a test
+        // outside any suite: two suites of one file may have tests of one name.
+        let suites = test.id.nameComponents.dropLast()
+        let group = suites.isEmpty ? traitURL.deletingPathExtension().lastPathComponent : suites.joined(separator: ".")
         return directory
             .appendingPathComponent(Self.fileName(group), isDirectory: true)
             .appendingPathComponent(Self.fileName(test.name) + ".har")

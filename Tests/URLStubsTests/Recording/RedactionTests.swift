@@ -113,7 +113,7 @@ struct RedactionTests {
         let traffic = [Self.exchange(
             url: URL(string: "https://api.example.com/me")!,
             headers: ["Authorization": "Bearer s3cr3t-t0k3n-value"],
-            responseBody: "token=s3cr3t-t0k3n-value"
+            responseBody: "your token is s3cr3t-t0k3n-value"
         )]
         let (error, _) = try Self.record(traffic)
         #expect(error?.description.contains("response body: part of the value removed from the request header Authorization of entry 1") == true)
@@ -160,5 +160,53 @@ struct RedactionTests {
     static func path(of error: CassetteError?) -> String? {
         if case let .leakedSecret(path, _)? = error { return path }
         return nil
+    }
+}
+
+/// What an independent review found the leak scan missed.
+@Suite("Redaction: forms, user information and encodings")
+struct RedactionEncodingTests {
+    @Test("a form-encoded body's secret-looking items are removed like query items")
+    func formBody() throws {
+        let traffic = [RedactionTests.exchange(
+            url: URL(string: "https://auth.example.com/oauth/token")!,
+            headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: "grant_type=refresh_token&refresh_token=R3fr3sh-abcdefgh&client_secret=S3cr3t%2Bxyz12345"
+        )]
+        let (error, text) = try RedactionTests.record(traffic)
+        #expect(error == nil)
+        let file = try #require(text)
+        #expect(!file.contains("R3fr3sh") && !file.contains("S3cr3t"))
+        #expect(file.contains("grant_type=refresh_token&refresh_token=URLSTUBS-REDACTED&client_secret=URLSTUBS-REDACTED"))
+    }
+
+    @Test("user information in a URL is removed, and the cassette still replays the URL")
+    func userInformation() async throws {
+        let traffic = [RedactionTests.exchange(url: URL(string: "https://ann:pa55word-123@api.example.com/me")!)]
+        let (error, text) = try RedactionTests.record(traffic)
+        #expect(error == nil)
+        let file = try #require(text)
+        #expect(!file.contains("pa55word"))
+        #expect(file.contains("https://URLSTUBS-REDACTED@api.example.com/me"))
+    }
+
+    @Test("a secret echoed percent-encoded in a URL is found, and masked in the error in that form too")
+    func percentEncodedEcho() throws {
+        let traffic = [RedactionTests.exchange(
+            url: URL(string: "https://api.example.com/cb?state=abc-def%2Bghijk/Zm9v")!,
+            headers: ["Authorization": "Bearer abc-def+ghijk/Zm9v"]
+        )]
+        let (error, text) = try RedactionTests.record(traffic)
+        #expect(text == nil)
+        let message = try #require(error?.description)
+        #expect(message.contains("entry 1 (GET https://api.example.com/cb?state=•••), URL: part of the value removed from the request header Authorization of entry 1"))
+        #expect(!message.contains("ghijk"))
+    }
+
+    @Test("a body with a byte-order mark replays byte for byte")
+    func byteOrderMark() throws {
+        let body = Data([0xEF, 0xBB, 0xBF]) + Data("text".utf8)
+        let (text, encoding) = HARText.encode(body)
+        #expect(HARText.decode(text, encoding: encoding) == body)
     }
 }

@@ -59,6 +59,11 @@ enum CassetteReplay {
         if let fragment = base.firstIndex(of: "#") {
             base = String(base[..<fragment])
         }
+        if var components = URLComponents(string: base), components.user != nil {
+            components.user = nil
+            components.password = nil
+            base = components.string ?? base
+        }
         if let mark = base.firstIndex(of: "?") {
             if let url = URL(string: base), let target = RequestTarget(url) {
                 query = target.queryItems ?? []

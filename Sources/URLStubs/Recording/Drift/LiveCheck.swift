@@ -49,6 +49,6 @@ struct LiveCheck: Sendable {
     /// The media type of a `Content-Type` field, lowercased, without parameters.
     private static func mediaType(_ headers: [String: String]) -> String? {
         let value = headers.first { $0.key.caseInsensitiveCompare("Content-Type") == .orderedSame }?.value
-        return value.map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() }
+        return value.map { String($0.prefix { $0 != ";" }).trimmingCharacters(in: .whitespaces).lowercased() }
     }
 }

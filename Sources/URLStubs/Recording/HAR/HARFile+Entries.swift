@@ -91,7 +91,8 @@ extension CassetteEntry {
 enum HARText {
     /// UTF-8 text as it is, anything else in base64.
     static func encode(_ body: Data) -> (text: String, encoding: String?) {
-        if let text = String(data: body, encoding: .utf8), !text.contains("\u{0}") {
+        // Text only when it spells the same bytes back (a byte-order mark would not).
+        if let text = String(data: body, encoding: .utf8), !text.contains("\u{0}"), Data(text.utf8) == body {
             return (text, nil)
         }
         return (body.base64EncodedString(), "base64")

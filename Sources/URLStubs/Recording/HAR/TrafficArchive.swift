@@ -26,4 +26,13 @@ public enum TrafficArchive {
         }
         return try HARFile(redacted).encoded()
     }
+
+    /// `text` (a failure report) with every value ``Redaction/standard`` removes
+    /// from `traffic` replaced by the placeholder.
+    public static func scrub(_ text: String, of traffic: [RecordedExchange]) -> String {
+        guard var redactor = try? Redactor(.standard) else { return text }
+        _ = redactor.redact(traffic.compactMap(CassetteEntry.init))
+        _ = redactor.redact(traffic.map { CassetteEntry(method: $0.request.method, url: $0.request.url.absoluteString, requestHeaders: CassetteEntry.fields($0.request.headers), requestBody: $0.request.body, answer: .failure(code: 0, message: "")) })
+        return redactor.scrub(text)
+    }
 }

@@ -58,9 +58,16 @@ enum LeakScan {
     /// Every text of `entry` that is written, with the field's name.
     private static func texts(of entry: CassetteEntry) -> [(String, String)] {
         var texts: [(String, String)] = [("URL", entry.url)]
+        if let decoded = entry.url.removingPercentEncoding, decoded != entry.url {
+            texts.append(("URL", decoded))
+        }
         texts += entry.requestHeaders.map { ("request header \($0.name)", $0.value) }
         if let body = entry.requestBody {
-            texts.append(("request body", String(decoding: body, as: UTF8.self)))
+            let text = String(decoding: body, as: UTF8.self)
+            texts.append(("request body", text))
+            if let decoded = text.removingPercentEncoding, decoded != text {
+                texts.append(("request body", decoded))
+            }
         }
         switch entry.answer {
         case let .response(_, headers, body):
@@ -72,20 +79,47 @@ enum LeakScan {
         return texts
     }
 
-    /// Whether `text` holds `secret` as it is, percent-encoded or JSON-escaped.
+    /// Whether `text` holds `secret` in any of its ``forms(of:)``.
     private static func contains(_ text: String, _ secret: String) -> Bool {
-        if text.contains(secret) {
-            return true
-        }
-        if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret, text.contains(encoded) {
-            return true
-        }
-        let escaped = secret.replacingOccurrences(of: "/", with: "\\/")
-        return escaped != secret && text.contains(escaped)
+        forms(of: secret).contains { text.contains($0) }
     }
 
-    /// `text` with every secret replaced by dots, for messages.
+    /// The ways `secret` may be spelled in a URL, a form or JSON: as it is,
+    /// percent-encoded (strictly, or as URLs usually are), with `+` for spaces,
+    /// and with `/` escaped.
+    private static func forms(of secret: String) -> [String] {
+        var forms = [secret]
+        for allowed in [CharacterSet.alphanumerics, .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&=+")), .urlPathAllowed] {
+            if let encoded = secret.addingPercentEncoding(withAllowedCharacters: allowed) {
+                forms += [encoded, encoded.lowercased() == encoded ? encoded : Self.lowercasingEscapes(encoded)]
+            }
+        }
+        forms.append(secret.replacingOccurrences(of: " ", with: "+"))
+        forms.append(secret.replacingOccurrences(of: "/", with: "\\/"))
+        var seen: Set<String> = []
+        return forms.filter { seen.insert($0).inserted }
+    }
+
+    /// `text` with the hex digits of its percent escapes lowercased.
+    private static func lowercasingEscapes(_ text: String) -> String {
+        var result = ""
+        var pending = 0
+        for character in text {
+            if character == "%" {
+                pending = 2
+                result.append(character)
+            } else if pending > 0 {
+                pending -= 1
+                result.append(contentsOf: character.lowercased())
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// `text` with every form of every secret replaced by dots, for messages.
     private static func mask(_ text: String, hiding secrets: [Secret]) -> String {
-        secrets.reduce(text) { $0.replacingOccurrences(of: $1.value, with: "•••") }
+        secrets.flatMap { forms(of: $0.value) }.sorted { $0.count > $1.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: "•••") }
     }
 }

@@ -41,14 +41,25 @@ struct Redactor {
         entry.url = redactURL(entry.url, origin: "the URL of \(name)")
         entry.requestHeaders = redact(entry.requestHeaders, origin: "request header", of: name)
         entry.requestBody = entry.requestBody.map { redactBody($0, origin: "the request body of \(name)") }
-        if case let .response(status, headers, body) = entry.answer {
+        switch entry.answer {
+        case let .response(status, headers, body):
             entry.answer = .response(
                 status: status,
                 headers: redact(headers, origin: "response header", of: name),
                 body: redactBody(body, origin: "the response body of \(name)")
             )
+        case let .failure(code, message):
+            // A failure's text quotes the request (its URL, its headers in near misses).
+            entry.answer = .failure(code: code, message: scrub(message))
         }
         return entry
+    }
+
+    /// `text` with every value removed so far replaced by the placeholder.
+    func scrub(_ text: String) -> String {
+        removals.map(\.value).sorted { $0.count > $1.count }.reduce(text) { text, value in
+            value.count < LeakScan.minimumValueLength ? text : text.replacingOccurrences(of: value, with: Redaction.placeholder)
+        }
     }
 
     private func removes(_ kind: Redaction.Field.Kind, _ value: String) -> Bool {
@@ -75,25 +86,43 @@ struct Redactor {
         }
     }
 
-    /// The URL with removed query values replaced, keeping every other byte.
+    /// The URL with its user information and removed query values replaced,
+    /// keeping every other byte.
     private mutating func redactURL(_ url: String, origin: String) -> String {
         var result = url
-        if let queryStart = url.firstIndex(of: "?") {
+        if let components = URLComponents(string: url), let user = components.percentEncodedUser {
+            let credentials = user + (components.percentEncodedPassword.map { ":" + $0 } ?? "")
+            if let range = result.range(of: credentials + "@") {
+                _ = remove(credentials.removingPercentEncoding ?? credentials, origin: "the user information of \(origin.replacingOccurrences(of: "the URL of ", with: ""))")
+                result.replaceSubrange(range, with: Redaction.placeholder + "@")
+            }
+        }
+        if let queryStart = result.firstIndex(of: "?") {
+            let url = result
             let fragmentStart = url[queryStart...].firstIndex(of: "#") ?? url.endIndex
             let query = url[url.index(after: queryStart)..<fragmentStart]
-            let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
-                guard let equals = item.firstIndex(of: "=") else { return String(item) }
-                let rawName = item[..<equals]
-                let rawValue = item[item.index(after: equals)...]
-                let name = Self.decode(rawName)
-                let value = Self.decode(rawValue)
-                guard removes(.queryItem(name), value) else { return String(item) }
-                _ = remove(value, origin: "the query item \(name) of \(origin.replacingOccurrences(of: "the URL of ", with: ""))")
-                return rawName + "=" + Redaction.placeholder
-            }
-            result = String(url[..<queryStart]) + "?" + items.joined(separator: "&") + url[fragmentStart...]
+            let items = redactForm(query, origin: "of " + origin.replacingOccurrences(of: "the URL of ", with: ""))
+            result = String(url[..<queryStart]) + "?" + items + url[fragmentStart...]
         }
         return applyExpressions(result, origin: origin)
+    }
+
+    /// `form` (`name=value&…`, a query or a form-encoded body) with the values the
+    /// rules remove, by their items' names, replaced.
+    private mutating func redactForm(_ form: Substring, origin: String) -> String {
+        form.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
+            guard let equals = item.firstIndex(of: "=") else { return String(item) }
+            let rawName = item[..<equals]
+            let rawValue = item[item.index(after: equals)...]
+            let name = Self.decode(rawName)
+            let value = Self.decode(rawValue)
+            guard removes(.queryItem(name), value) else { return String(item) }
+            _ = remove(value, origin: "the item \(name) \(origin)")
+            if value != String(rawValue) {
+                _ = remove(String(rawValue), origin: "the item \(name) \(origin)")
+            }
+            return rawName + "=" + Redaction.placeholder
+        }.joined(separator: "&")
     }
 
     private mutating func redactBody(_ body: Data, origin: String) -> Data {
@@ -103,6 +132,12 @@ struct Redactor {
             let rewritten = redactJSON(json, path: [], origin: origin, changed: &changed)
             if changed, let data = try? JSONSerialization.data(withJSONObject: rewritten, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) {
                 redacted = data
+            }
+        } else if let text = String(data: body, encoding: .utf8), text.contains("="), !text.contains(where: \.isNewline) {
+            // A form-encoded body: its items are redacted by name, like a query's.
+            let rewritten = redactForm(Substring(text), origin: "in " + origin)
+            if rewritten != text {
+                redacted = Data(rewritten.utf8)
             }
         }
         guard !expressions.isEmpty, let text = String(data: redacted, encoding: .utf8) else { return redacted }
@@ -145,8 +180,8 @@ struct Redactor {
         return text
     }
 
+    /// The percent-decoded text (`+` stays `+`, as matching reads query items).
     private static func decode(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        text.removingPercentEncoding ?? String(text)
     }
 }
