@@ -46,7 +46,7 @@ extension StubRegistry {
         var wakeUps: [(RequestWaiter, [RecordedRequest])] = []
         var liveCheck: (LoggedExchange, StubEntry)?
         let resolution = state.withLock { state in
-            Self.resolve(unsequenced.take()!, scope: scope, pending: pending, state: &state, wakeUps: &wakeUps, liveCheck: &liveCheck)
+            Self.resolve(unsequenced.moveOut(), scope: scope, pending: pending, state: &state, wakeUps: &wakeUps, liveCheck: &liveCheck)
         }
         for (waiter, requests) in wakeUps {
             waiter.resume(with: .success(requests))
@@ -244,5 +244,19 @@ extension StubRegistry {
             home.problems.append(StubProblem(kind: .unmatchedRequest(request, nearMisses: nearMisses), message: message, location: location))
         }
         return StubFailure.error(message, url: request.url)
+    }
+}
+
+extension Optional {
+    /// The value, leaving `nil` behind: a move, not a copy (the standard library's
+    /// `take()` is not in every SDK the package supports).
+    mutating func moveOut() -> Wrapped {
+        switch consume self {
+        case let .some(value):
+            self = nil
+            return value
+        case .none:
+            preconditionFailure("moveOut() of nil")
+        }
     }
 }
