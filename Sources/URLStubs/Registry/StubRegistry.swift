@@ -67,10 +67,18 @@ final class StubRegistry: Sendable {
             return []
         }
         var warnings: [StubProblem] = []
+        var producers: [Task<Void, Never>] = []
         for flight in ended.inFlight.values.sorted(by: { $0.request.sequenceNumber < $1.request.sequenceNumber }) {
             let message = FailureMessages.abandoned(flight.request, in: ended.title)
-            flight.pending.abandon(with: StubFailure.error(message, url: flight.request.url))
+            if let producer = flight.pending.abandon(with: StubFailure.error(message, url: flight.request.url)) {
+                producers.append(producer)
+            }
             warnings.append(StubProblem(kind: .abandonedRequest(flight.request), message: message, location: ended.location))
+        }
+        // Every failure is on its way; only now wake the tasks that were producing
+        // the answers, so that thousands of them do not compete with the failures.
+        for producer in producers {
+            producer.cancel()
         }
         for waiter in ended.waiters.values {
             waiter.resume(with: .failure(RequestWaitError.scopeEnded(scope: ended.title, pattern: waiter.pattern.description)))
