@@ -11,7 +11,9 @@ import Foundation
 /// whose answer was ready inside the scope, never sees it abandoned, and a request
 /// the scope's end took is failed by ``abandon(with:)``, never answered.
 protocol PendingAnswer: AnyObject, Sendable {
-    /// Fails the request with `error` because its scope ended first, and stops
-    /// producing its answer. Called by the registry, outside its lock.
-    func abandon(with error: URLError)
+    /// Fails the request with `error` because its scope ended first, and returns
+    /// the task producing its answer, which the registry cancels once every request
+    /// of the scope has been failed (so that the failures go first). Called by the
+    /// registry, outside its lock.
+    func abandon(with error: URLError) -> Task<Void, Never>?
 }

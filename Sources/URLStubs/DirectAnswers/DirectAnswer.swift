@@ -67,7 +67,7 @@ final class DirectAnswer: PendingAnswer {
             guard let answer = await Answer.produce(resolution, in: scope) else { return }
             // When the scope ended first, its failure comes through abandon(with:).
             guard StubRegistry.shared.settle(self, in: scope) else { return }
-            finish(with: answer)
+            finish(with: answer) // This task is the producer: nothing to cancel.
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -91,18 +91,21 @@ final class DirectAnswer: PendingAnswer {
         } onCancel: {
             // When the scope ended first, its failure comes through abandon(with:).
             guard StubRegistry.shared.settle(self, in: scope) else { return }
-            finish(with: .failure(Self.cancellation(of: request)))
+            finish(with: .failure(Self.cancellation(of: request)))?.cancel()
         }
     }
 
-    /// Fails the request with `error` because its scope ended first.
-    func abandon(with error: URLError) {
+    /// Fails the request with `error` because its scope ended first, and returns
+    /// the producing task for the registry to cancel.
+    func abandon(with error: URLError) -> Task<Void, Never>? {
         finish(with: .failure(error))
     }
 
-    /// Answers with `answer` unless the request was answered already, and cancels
-    /// the producing task.
-    private func finish(with answer: Answer) {
+    /// Answers with `answer` unless the request was answered already; returns the
+    /// task producing the answer when `answer` was handed to a waiting caller in its
+    /// place (the caller of this decides when to cancel it).
+    @discardableResult
+    private func finish(with answer: Answer) -> Task<Void, Never>? {
         let waiter = state.withLock { phase -> (CheckedContinuation<Answer, Never>, Task<Void, Never>?)? in
             switch phase {
             case let .waiting(continuation?, work):
@@ -115,9 +118,9 @@ final class DirectAnswer: PendingAnswer {
                 return nil
             }
         }
-        guard let (continuation, work) = waiter else { return }
-        work?.cancel()
+        guard let (continuation, work) = waiter else { return nil }
         continuation.resume(returning: answer)
+        return work
     }
 
     /// The error `URLSession` fails a cancelled request with.

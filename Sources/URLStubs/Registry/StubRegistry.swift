@@ -95,9 +95,17 @@ final class StubRegistry: Sendable {
             return Ending(problems: [], traffic: [], usage: [])
         }
         var warnings: [StubProblem] = []
+        var producers: [Task<Void, Never>] = []
         for (flight, message) in abandoned {
-            flight.pending.abandon(with: StubFailure.error(message, url: flight.request.url))
+            if let producer = flight.pending.abandon(with: StubFailure.error(message, url: flight.request.url)) {
+                producers.append(producer)
+            }
             warnings.append(StubProblem(kind: .abandonedRequest(flight.request), message: message, location: ended.location))
+        }
+        // Every failure is on its way; only now wake the tasks that were producing
+        // the answers, so that thousands of them do not compete with the failures.
+        for producer in producers {
+            producer.cancel()
         }
         for check in ended.liveChecks {
             check.live.cancel() // Started after the scope's checks were collected.

@@ -122,7 +122,7 @@ final class Delivery: PendingAnswer {
             // Settled now, not when the client thread takes the answer; when the scope
             // ended first, its failure comes through abandon(with:) instead.
             guard StubRegistry.shared.settle(self, in: scope) else { return }
-            complete(with: answer, cancellingWork: false)
+            complete(with: answer)
         }
         let readyAnswer = state.withLock { state -> Answer? in
             state.clientThread = clientThread
@@ -141,50 +141,39 @@ final class Delivery: PendingAnswer {
             }
         }
         if let readyAnswer {
+            work.cancel() // Done already, or producing an answer nobody will take.
             deliver(readyAnswer, from: urlProtocol)
         }
     }
 
-    /// What happens after an answer was recorded.
-    private enum CompleteAction {
-        case nothing
-        case schedule(ClientThread, cancelling: Task<Void, Never>?)
-        case cancel(Task<Void, Never>?)
-    }
-
     /// Records `answer` unless there is one, and has it delivered on the client
-    /// thread if loading runs; with `cancellingWork`, cancels the task producing
-    /// the answer it replaces.
-    private func complete(with answer: Answer, cancellingWork: Bool) {
-        let action = state.withLock { state -> CompleteAction in
+    /// thread if loading runs; returns the task that was producing an answer, if
+    /// `answer` replaced that answer (the caller decides when to cancel it).
+    @discardableResult
+    private func complete(with answer: Answer) -> Task<Void, Never>? {
+        let recorded = state.withLock { state -> (ClientThread?, Task<Void, Never>?)? in
             switch state.phase {
             case .resolving:
                 // startLoading() is still in produceLater(): it delivers.
                 state.phase = .produced(answer)
-                return .nothing
+                return nil
             case let .producing(work):
                 state.phase = .produced(answer)
-                let cancelled = cancellingWork ? work : nil
-                return state.isLoading ? .schedule(state.clientThread, cancelling: cancelled) : .cancel(cancelled)
+                return (state.isLoading ? state.clientThread : nil, work)
             case .idle, .produced, .finished:
-                return .nothing
+                return nil
             }
         }
-        switch action {
-        case .nothing:
-            break
-        case let .schedule(clientThread, work):
-            work?.cancel()
-            clientThread.schedule { [self] in deliverIfLoading() }
-        case let .cancel(work):
-            work?.cancel()
-        }
+        guard let (clientThread, work) = recorded else { return nil }
+        clientThread?.schedule { [self] in deliverIfLoading() }
+        return work
     }
 
-    /// Fails the request with `error` because its scope ended first, cancelling the
-    /// task producing its answer. Called by the registry, outside its lock.
-    func abandon(with error: URLError) {
-        complete(with: .failure(error), cancellingWork: true)
+    /// Fails the request with `error` because its scope ended first, and returns the
+    /// task producing its answer, for the registry to cancel once every request of
+    /// the scope has been failed. Called by the registry, outside its lock.
+    func abandon(with error: URLError) -> Task<Void, Never>? {
+        complete(with: .failure(error))
     }
 
     /// Delivers the ready answer, on the client thread, unless loading was stopped.

@@ -142,15 +142,18 @@ struct ScopeLifecycleTests {
 
 /// A request that never waits: the log test's answers are all fixed.
 private final class NothingPending: PendingAnswer {
-    func abandon(with error: URLError) {}
+    func abandon(with error: URLError) -> Task<Void, Never>? {
+        nil
+    }
 }
 
 /// A waiting request that notes each abandonment's message.
 private final class RecordingPending: PendingAnswer {
     private let messages = Locked<[String]>([])
 
-    func abandon(with error: URLError) {
+    func abandon(with error: URLError) -> Task<Void, Never>? {
         messages.withLock { $0.append(error.localizedDescription) }
+        return nil
     }
 
     /// The messages of the abandonments so far.
