@@ -13,10 +13,11 @@ struct DriverTests {
         let driver = CFNetworkLikeDriver() // Its own, so that no other test schedules work on it.
         defer { driver.close() }
         // A rate needs a window; nothing is ordered by it. Even a starved spinning
-        // thread turns thousands of times in it, and a waiting one at most five.
+        // thread turns tens of thousands of times in it (55,926 measured), and a
+        // waiting one a handful (22 under the thread sanitizer on a loaded machine).
         let before = driver.loopTurnCount
         try await Task.sleep(for: .milliseconds(200))
         let turns = driver.loopTurnCount - before
-        #expect(turns <= 20)
+        #expect(turns <= 1_000)
     }
 }
