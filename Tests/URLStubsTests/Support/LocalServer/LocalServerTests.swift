@@ -236,7 +236,9 @@ struct LocalServerTests {
         let elapsed = ContinuousClock.now - start
         server.stop()
 
-        #expect(elapsed < .milliseconds(500))
+        // A stop that did not wake its threads would wait out its 5 s limit; the
+        // bound is loose so that a loaded machine under a sanitizer passes.
+        #expect(elapsed < .seconds(4))
         #expect(server.openConnectionCount == 0)
         let after = URLRequest(url: server.url("/after"), timeoutInterval: 10)
         let error = await #expect(throws: URLError.self) { _ = try await session.data(for: after) }
