@@ -82,10 +82,11 @@ final class StubRegistry: Sendable {
     func finishScope(_ scope: StubScope) -> Ending {
         let ended = state.withLock { state -> (ScopeState, [(InFlightRequest, String)], [RecordedExchange])? in
             guard !scope.isGlobal, let ended = state.scopes.removeValue(forKey: scope.id) else { return nil }
+            let title = ended.title // Built once, not once per request.
             let abandoned = ended.inFlight.values
                 .sorted { $0.request.sequenceNumber < $1.request.sequenceNumber }
                 .map { flight in
-                    let message = FailureMessages.abandoned(flight.request, in: ended.title)
+                    let message = FailureMessages.abandoned(flight.request, in: title)
                     flight.exchange.settle(.failure(StubFailure.error(message, url: flight.request.url)))
                     return (flight, message)
                 }

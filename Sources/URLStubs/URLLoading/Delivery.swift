@@ -194,6 +194,7 @@ final class Delivery: PendingAnswer {
     /// handlers at once, and one of them (a computed response awaiting a request of
     /// its own) may wait for the very thread this runs on.
     func stop(isCancel: Bool) {
+        // `nil` unless the request was still waiting: then its producing task.
         let cancelled = state.withLock { state -> Task<Void, Never>?? in
             state.isLoading = false
             guard isCancel else { return nil }
@@ -202,7 +203,8 @@ final class Delivery: PendingAnswer {
                 state.phase = .finished
                 return .some(work)
             case .idle, .resolving, .produced:
-                // A produced answer was settled when it was produced.
+                // A produced answer is settled already: by its producer, or by the
+                // scope's end that failed it.
                 state.phase = .finished
                 return nil
             case .finished:
