@@ -38,6 +38,8 @@ final class Delays: Sendable {
     /// One wait; touched only while the lock of the ``Delays`` it waits in is held.
     private final class Wait: @unchecked Sendable {
         // @unchecked: `phase` and `id` are read and written only under `Delays.state`'s lock.
+
+        /// Where a wait is.
         enum Phase {
             /// Not armed yet.
             case idle
@@ -77,8 +79,9 @@ final class Delays: Sendable {
     private let state = Locked(State())
     /// Where the timer fires and is armed.
     private let queue = DispatchQueue(label: "URLStubs.delays")
+    /// The one timer, armed for the earliest deadline.
     // nonisolated(unsafe): the timer is configured in `init` and then touched only
-    // on `queue`, a serial queue.
+    // on `queue`, a serial queue (and cancelled in `deinit`, when nothing else can).
     nonisolated(unsafe) private let timer: any DispatchSourceTimer
 
     /// Creates a set of delays with an idle timer.
@@ -88,6 +91,7 @@ final class Delays: Sendable {
         timer.activate()
     }
 
+    /// Cancels the timer (only a test's own set of delays ever ends).
     deinit {
         timer.cancel()
     }
