@@ -80,25 +80,30 @@ final class StubRegistry: Sendable {
 
     /// Ends `scope` as ``endScope(_:)`` does, and returns its traffic and stub use too.
     func finishScope(_ scope: StubScope) -> Ending {
-        let ended = state.withLock { state -> (ScopeState, [(InFlightRequest, String)], [RecordedExchange])? in
+        let removed = state.withLock { state -> (ScopeState, [InFlightRequest])? in
             guard !scope.isGlobal, let ended = state.scopes.removeValue(forKey: scope.id) else { return nil }
-            let title = ended.title // Built once, not once per request.
-            let abandoned = ended.inFlight.values
-                .sorted { $0.request.sequenceNumber < $1.request.sequenceNumber }
-                .map { flight in
-                    let message = FailureMessages.abandoned(flight.request, in: title)
-                    flight.exchange.settle(.failure(StubFailure.error(message, url: flight.request.url)))
-                    return (flight, message)
-                }
-            return (ended, abandoned, ended.log.inOrder.map(\.snapshot))
+            return (ended, ended.inFlight.values.sorted { $0.request.sequenceNumber < $1.request.sequenceNumber })
         }
-        guard let (ended, abandoned, traffic) = ended else {
+        guard let (ended, flights) = removed else {
             return Ending(problems: [], traffic: [], usage: [])
+        }
+        // Messages and errors are built outside the lock (10,000 in flight is 10,000
+        // of each), each once; the log then learns the outcomes in one short section.
+        let title = ended.title
+        let abandoned = flights.map { flight in
+            let message = FailureMessages.abandoned(flight.request, in: title)
+            return (flight, message, StubFailure.error(message, url: flight.request.url))
+        }
+        let traffic = state.withLock { _ -> [RecordedExchange] in
+            for (flight, _, error) in abandoned {
+                flight.exchange.settle(.failure(error))
+            }
+            return ended.log.inOrder.map(\.snapshot)
         }
         var warnings: [StubProblem] = []
         var producers: [Task<Void, Never>] = []
-        for (flight, message) in abandoned {
-            if let producer = flight.pending.abandon(with: StubFailure.error(message, url: flight.request.url)) {
+        for (flight, message, error) in abandoned {
+            if let producer = flight.pending.abandon(with: error) {
                 producers.append(producer)
             }
             warnings.append(StubProblem(kind: .abandonedRequest(flight.request), message: message, location: ended.location))
@@ -112,7 +117,7 @@ final class StubRegistry: Sendable {
             check.live.cancel() // Started after the scope's checks were collected.
         }
         for waiter in ended.waiters.values {
-            waiter.resume(with: .failure(RequestWaitError.scopeEnded(scope: ended.title, pattern: waiter.pattern.description)))
+            waiter.resume(with: .failure(RequestWaitError.scopeEnded(scope: title, pattern: waiter.pattern.description)))
         }
         var problems = ended.problems + ended.entries.compactMap(ScopeMessages.unmetExpectation) + warnings
         if let recording = ended.recording {
