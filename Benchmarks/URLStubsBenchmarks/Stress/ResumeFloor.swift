@@ -47,17 +47,7 @@ enum ResumeFloor {
         for task in parked {
             task.resume()
         }
-        var outcome = ScopeEndInFlight.Outcome()
-        for task in tasks {
-            let (instant, failedAsExpected) = await task.value
-            if failedAsExpected {
-                let delay = instant - start
-                outcome.failureDelays.append(Double(delay.components.seconds) * 1e3 + Double(delay.components.attoseconds) / 1e15)
-            } else {
-                outcome.wrongEndings += 1
-            }
-        }
-        return outcome
+        return await ScopeEndInFlight.Outcome.collect(tasks, since: start)
         #else
         return ScopeEndInFlight.Outcome()
         #endif

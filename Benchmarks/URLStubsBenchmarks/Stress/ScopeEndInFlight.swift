@@ -13,6 +13,22 @@ enum ScopeEndInFlight {
         var failureDelays: [Double] = []
         /// Requests that did not fail with the scope's error.
         var wrongEndings = 0
+
+        /// How `tasks` ended, each failure timed from `start`; a task returns when
+        /// its request ended and whether it failed as expected.
+        static func collect(_ tasks: [Task<(ContinuousClock.Instant, Bool), Never>], since start: ContinuousClock.Instant) async -> Outcome {
+            var outcome = Outcome()
+            for task in tasks {
+                let (instant, failedAsExpected) = await task.value
+                if failedAsExpected {
+                    let delay = instant - start
+                    outcome.failureDelays.append(Double(delay.components.seconds) * 1e3 + Double(delay.components.attoseconds) / 1e15)
+                } else {
+                    outcome.wrongEndings += 1
+                }
+            }
+            return outcome
+        }
     }
 
     /// Starts `count` requests in a scope, waits until all are in flight, ends the
@@ -38,17 +54,6 @@ enum ScopeEndInFlight {
             _ = try? await scope.waitForRequests(matching: .get(BenchmarkFixtures.sharedURL.absoluteString), count: count, timeout: .seconds(120))
             ended.withLock { $0 = .now }
         }
-        var outcome = Outcome()
-        let end = ended.withLock { $0 } ?? .now
-        for task in tasks {
-            let (instant, failedAsExpected) = await task.value
-            if failedAsExpected {
-                let delay = instant - end
-                outcome.failureDelays.append(Double(delay.components.seconds) * 1e3 + Double(delay.components.attoseconds) / 1e15)
-            } else {
-                outcome.wrongEndings += 1
-            }
-        }
-        return outcome
+        return await Outcome.collect(tasks, since: ended.withLock { $0 } ?? .now)
     }
 }
