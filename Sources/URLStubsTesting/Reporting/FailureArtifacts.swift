@@ -10,12 +10,11 @@ enum FailureArtifacts {
     static func attach<Value>(_ outcome: StubScope.Outcome<Value>) {
         guard outcome.problems.contains(where: { !$0.isWarning }) else { return }
         let name = "urlstubs-scope-\(outcome.scope.description.filter(\.isNumber))"
-        let (har, note) = archive(outcome.traffic)
+        let (har, report) = contents(scope: outcome.title, problems: outcome.problems, traffic: outcome.traffic)
         if let har {
             Attachment.record(Array(har), named: name + ".har")
         }
-        let report = IntegrationMessages.artifactReport(scope: outcome.title, problems: outcome.problems, trafficNote: note)
-        Attachment.record(TrafficArchive.scrub(report, of: outcome.traffic), named: name + ".txt")
+        Attachment.record(report, named: name + ".txt")
     }
 
     /// Writes the artifacts of a failing XCTest scope to a temporary directory and
@@ -25,26 +24,29 @@ enum FailureArtifacts {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("URLStubs-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
         let base = directory.appendingPathComponent(scope.filter { $0.isLetter || $0.isNumber }.prefix(60).description)
-        let (har, note) = archive(traffic)
+        let (har, report) = contents(scope: scope, problems: problems, traffic: traffic)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             if let har {
                 try har.write(to: base.appendingPathExtension("har"), options: .atomic)
             }
-            let report = IntegrationMessages.artifactReport(scope: scope, problems: problems, trafficNote: note)
-            try Data(TrafficArchive.scrub(report, of: traffic).utf8)
-                .write(to: base.appendingPathExtension("txt"), options: .atomic)
+            try Data(report.utf8).write(to: base.appendingPathExtension("txt"), options: .atomic)
             return IntegrationMessages.artifactsWritten(base.path + ".{har,txt}")
         } catch {
             return nil
         }
     }
 
-    private static func archive(_ traffic: [RecordedExchange]) -> (Data?, String) {
-        do {
-            return (try TrafficArchive.har(of: traffic), IntegrationMessages.trafficAttached(traffic.count))
-        } catch {
-            return (nil, IntegrationMessages.trafficWithheld(String(describing: error)))
+    /// The HAR file (`nil` when withheld) and the report, scrubbed of every value
+    /// the redaction removed, from one redaction of `traffic`.
+    private static func contents(scope: String, problems: [StubProblem], traffic: [RecordedExchange]) -> (har: Data?, report: String) {
+        let archive = TrafficArchive(traffic)
+        let note: String
+        switch archive.har {
+        case .success: note = IntegrationMessages.trafficAttached(traffic.count)
+        case let .failure(error): note = IntegrationMessages.trafficWithheld(String(describing: error))
         }
+        let report = IntegrationMessages.artifactReport(scope: scope, problems: problems, trafficNote: note)
+        return (try? archive.har.get(), archive.scrub(report))
     }
 }

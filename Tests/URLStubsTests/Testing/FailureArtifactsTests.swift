@@ -23,7 +23,7 @@ struct FailureArtifactsTests {
     @Test("the traffic of a failing scope is HAR 1.2 with both requests, their answers, and credentials redacted")
     func trafficArchive() async throws {
         let outcome = await Self.failingScope()
-        let har = try TrafficArchive.har(of: outcome.traffic, environment: [:])
+        let har = try TrafficArchive(outcome.traffic, environment: [:]).har.get()
         let json = try #require(try JSONSerialization.jsonObject(with: har) as? [String: Any])
         let log = try #require(json["log"] as? [String: Any])
         #expect(log["version"] as? String == "1.2")
