@@ -38,7 +38,7 @@ struct Redactor {
     private mutating func redact(_ entry: CassetteEntry, number: Int) -> CassetteEntry {
         var entry = entry
         let name = "entry \(number)"
-        entry.url = redactURL(entry.url, origin: "the URL of \(name)")
+        entry.url = redactURL(entry.url, of: name)
         entry.requestHeaders = redact(entry.requestHeaders, origin: "request header", of: name)
         entry.requestBody = entry.requestBody.map { redactBody($0, origin: "the request body of \(name)") }
         switch entry.answer {
@@ -88,12 +88,12 @@ struct Redactor {
 
     /// The URL with its user information and removed query values replaced,
     /// keeping every other byte.
-    private mutating func redactURL(_ url: String, origin: String) -> String {
+    private mutating func redactURL(_ url: String, of name: String) -> String {
         var result = url
         if let components = URLComponents(string: url), let user = components.percentEncodedUser {
             let credentials = user + (components.percentEncodedPassword.map { ":" + $0 } ?? "")
             if let range = result.range(of: credentials + "@") {
-                _ = remove(credentials.removingPercentEncoding ?? credentials, origin: "the user information of \(origin.replacingOccurrences(of: "the URL of ", with: ""))")
+                _ = remove(credentials.removingPercentEncoding ?? credentials, origin: "the user information of \(name)")
                 result.replaceSubrange(range, with: Redaction.placeholder + "@")
             }
         }
@@ -101,10 +101,10 @@ struct Redactor {
             let url = result
             let fragmentStart = url[queryStart...].firstIndex(of: "#") ?? url.endIndex
             let query = url[url.index(after: queryStart)..<fragmentStart]
-            let items = redactForm(query, origin: "of " + origin.replacingOccurrences(of: "the URL of ", with: ""))
+            let items = redactForm(query, origin: "of \(name)")
             result = String(url[..<queryStart]) + "?" + items + url[fragmentStart...]
         }
-        return applyExpressions(result, origin: origin)
+        return applyExpressions(result, origin: "the URL of \(name)")
     }
 
     /// `form` (`name=value&…`, a query or a form-encoded body) with the values the
