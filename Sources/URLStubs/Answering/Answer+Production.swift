@@ -5,12 +5,12 @@ import Foundation
 
 extension Answer {
     /// The answer of a resolution that needs no waiting (a failure, or a response
-    /// without a delay); `nil` for a deferred one, which ``produce(_:in:)`` produces.
+    /// without a delay whose body is whole); `nil` for a deferred one, which ``produce(_:in:)`` produces.
     init?(immediately resolution: StubRegistry.Resolution) {
         switch resolution {
         case let .fail(error):
             self = .failure(error)
-        case let .respond(response, exchange) where response.delay == nil:
+        case let .respond(response, exchange) where !response.isDeferred:
             self.init(response, for: exchange.request)
         case .respond, .compute, .passThrough:
             return nil
@@ -28,12 +28,12 @@ extension Answer {
         switch resolution {
         case let .respond(response, exchange):
             guard await sleep(response.delay) else { return nil }
-            return answer(with: response, for: exchange)
+            return answer(with: response, for: exchange, in: scope)
         case let .compute(respond, exchange):
             do {
                 let response = try await StubScope.currentBinding.withValue(scope) { try await respond(exchange.request) }
                 guard await sleep(response.delay) else { return nil }
-                return answer(with: response, for: exchange)
+                return answer(with: response, for: exchange, in: scope)
             } catch {
                 guard !Task.isCancelled else { return nil }
                 StubRegistry.shared.record(.failure(error), of: exchange)
@@ -49,10 +49,15 @@ extension Answer {
         }
     }
 
-    /// The answer `response` gives the logged request, written down in its log.
-    private static func answer(with response: StubResponse, for exchange: LoggedExchange) -> Answer {
+    /// The answer `response` gives the logged request, written down in its log (a
+    /// stream writes its outcome when it ends).
+    private static func answer(with response: StubResponse, for exchange: LoggedExchange, in scope: StubScope?) -> Answer {
+        let answer = Answer(response, for: exchange.request, exchange: exchange, scope: scope)
+        if case .stream = answer {
+            return answer
+        }
         StubRegistry.shared.record(RecordedExchange.Outcome(response, method: exchange.request.method), of: exchange)
-        return Answer(response, for: exchange.request)
+        return answer
     }
 
     /// Waits `delay`; returns `false` when cancelled first.

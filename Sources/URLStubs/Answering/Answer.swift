@@ -7,42 +7,63 @@ import Foundation
 enum Answer: Sendable {
     /// An HTTP response and its whole body.
     case response(HTTPURLResponse, Data)
+    /// An HTTP response whose body arrives over time, played by the stream.
+    case stream(HTTPURLResponse, StreamPlayback)
     /// A transport error.
     case failure(any Error)
 
-    /// The answer `response` gives `request`.
-    init(_ response: StubResponse, for request: RecordedRequest) {
+    /// The answer `response` gives `request`; a streamed one writes its outcome in
+    /// `exchange` when it ends, and runs a written stream in `scope`.
+    init(_ response: StubResponse, for request: RecordedRequest, exchange: LoggedExchange? = nil, scope: StubScope? = nil) {
         switch response.kind {
         case let .http(status, headers, body):
-            guard let http = HTTPURLResponse(url: request.url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers) else {
+            guard let http = Self.head(status: status, headers: headers, for: request) else {
                 self = .failure(StubFailure.error(FailureMessages.unbuildableResponse(request, status: status), url: request.url))
                 return
             }
             self = .response(http, request.method == "HEAD" ? Data() : body)
+        case let .stream(status, headers, stream):
+            guard let http = Self.head(status: status, headers: headers, for: request) else {
+                self = .failure(StubFailure.error(FailureMessages.unbuildableResponse(request, status: status), url: request.url))
+                return
+            }
+            guard request.method != "HEAD" else {
+                self = .response(http, Data())
+                return
+            }
+            self = .stream(http, StreamPlayback(status: status, headers: headers, stream: stream, exchange: exchange, scope: scope))
         case let .failure(error):
             self = .failure(error)
         case let .sequence(responses):
-            self.init(responses[0], for: request)
+            self.init(responses[0], for: request, exchange: exchange, scope: scope)
         case let .refused(reason):
             self = .failure(StubFailure.error(FailureMessages.refusedComputedResponse(request, reason: reason), url: request.url))
         }
+    }
+
+    private static func head(status: Int, headers: [String: String], for request: RecordedRequest) -> HTTPURLResponse? {
+        HTTPURLResponse(url: request.url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
     }
 
     /// Calls `client` in the order Foundation requires: the response, the body in
     /// one chunk, the finish; or the one failure.
     ///
     /// One chunk, because on Linux `data(for:)` and completion handlers keep only
-    /// the last chunk they are given.
+    /// the last chunk they are given. A stream is never delivered this way: it is
+    /// played by ``Delivery``.
     func deliver(to client: any URLProtocolClient, from urlProtocol: URLProtocol) {
         switch self {
         case let .response(response, body):
-            client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
+            ClientCall.receive(response).make(to: client, from: urlProtocol)
             if !body.isEmpty {
-                client.urlProtocol(urlProtocol, didLoad: body)
+                ClientCall.load(body).make(to: client, from: urlProtocol)
             }
-            client.urlProtocolDidFinishLoading(urlProtocol)
+            ClientCall.finish.make(to: client, from: urlProtocol)
+        case let .stream(response, _):
+            ClientCall.receive(response).make(to: client, from: urlProtocol)
+            ClientCall.finish.make(to: client, from: urlProtocol)
         case let .failure(error):
-            client.urlProtocol(urlProtocol, didFailWithError: error)
+            ClientCall.fail(error).make(to: client, from: urlProtocol)
         }
     }
 }

@@ -28,6 +28,10 @@ enum FailureMessages {
         return lines
     }
 
+    static func unframableWrittenEvent(_ problem: String) -> String {
+        "URLStubs: the stream's closure wrote a server-sent event that cannot be framed: \(problem)."
+    }
+
     static func noScope(_ request: RecordedRequest, nearMisses: [NearMiss]) -> String {
         let lines = [noScopeExplanation(request)] + (nearMisses.isEmpty ? [] : nearMissLines(nearMisses, stubCount: nearMisses.count))
         return lines.joined(separator: "\n")

@@ -32,4 +32,43 @@ enum ResponseMessages {
     }
 
     static let emptySequence = "a response sequence needs at least one response"
+
+    static func unframableEvent(at index: Int, problem: String) -> String {
+        "server-sent event \(index + 1) cannot be written: \(problem)"
+    }
+
+    static func eventFieldWithLineBreak(_ field: String, value: String) -> String {
+        "its \(field) \(value.debugDescription) contains a line break, which would end the field early"
+    }
+
+    static func eventIDNotOneLine(_ id: String) -> String {
+        "its id \(id.debugDescription) contains a line break or a NUL character, which clients reject"
+    }
+
+    static func negativeRetry(_ retry: Duration) -> String {
+        "its retry interval \(retry) is negative"
+    }
+
+    static let emptyEvent = "it has no field at all (give it data, an event type, an id, a retry interval or a comment)"
+
+    static func invalidStreamModifier(_ modifier: String, problem: String) -> String {
+        ".\(modifier) cannot be applied: \(problem)"
+    }
+
+    static func invalidThrottle(_ bytesPerSecond: Int) -> String {
+        "a rate of \(bytesPerSecond) bytes per second would never deliver the body (use 1 or more)"
+    }
+
+    static func negativeStreamPoint(_ point: StreamPoint) -> String {
+        "\(point) counts from 0"
+    }
+
+    static let secondInterruption = "the stream already fails, stalls or ends early at another point; a stream is interrupted once"
+
+    static let noBodyToStream = "a failure has no body to stream"
+
+    static func interruptionPastEnd(_ point: StreamPoint, available: Int, unit: StreamPoint.Unit) -> String {
+        let noun = unit == .chunks ? (available == 1 ? "chunk" : "chunks") : (available == 1 ? "byte" : "bytes")
+        return "the body has only \(available) \(noun), so \(point) is never reached"
+    }
 }

@@ -60,11 +60,12 @@ final class DirectAnswer: PendingAnswer {
         return try await pending.produce(resolution, for: request).result()
     }
 
-    /// Produces a delayed or computed answer, or the failure that overtakes it.
+    /// Produces a delayed, computed or streamed answer (a stream played to its end),
+    /// or the failure that overtakes it.
     private func produce(_ resolution: StubRegistry.Resolution, for request: URLRequest) async -> Answer {
         let scope = self.scope
         let work = Task { [self] in
-            guard let answer = await Answer.produce(resolution, in: scope) else { return }
+            guard let answer = await Answer.produce(resolution, in: scope)?.whole() else { return }
             // When the scope ended first, its failure comes through abandon(with:).
             guard StubRegistry.shared.settle(self, in: scope) else { return }
             finish(with: answer) // This task is the producer: nothing to cancel.

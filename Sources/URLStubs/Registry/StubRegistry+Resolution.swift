@@ -19,7 +19,7 @@ extension StubRegistry {
         /// must be able to fail it if it ends first.
         var isDeferred: Bool {
             switch self {
-            case let .respond(response, _): response.delay != nil
+            case let .respond(response, _): response.isDeferred
             case .compute, .passThrough: true
             case .fail: false
             }
@@ -135,7 +135,7 @@ extension StubRegistry {
         switch resolution {
         case let .fail(error):
             exchange.settle(.failure(error))
-        case let .respond(response, _) where response.delay == nil:
+        case let .respond(response, _) where !response.isDeferred:
             exchange.settle(RecordedExchange.Outcome(response, method: request.method))
         case .respond, .compute, .passThrough:
             break

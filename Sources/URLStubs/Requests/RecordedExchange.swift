@@ -60,6 +60,10 @@ extension RecordedExchange.Outcome {
         switch response.kind {
         case let .http(status, headers, body):
             self = .response(status: status, headers: headers, body: method == "HEAD" ? Data() : body)
+        case let .stream(status, headers, stream):
+            // A stream's outcome is written when it ends; this is what a HEAD request
+            // gets, and what the stream would deliver whole.
+            self = .response(status: status, headers: headers, body: method == "HEAD" ? Data() : stream.knownBody ?? Data())
         case let .failure(error):
             self = .failure(error)
         case let .sequence(responses):

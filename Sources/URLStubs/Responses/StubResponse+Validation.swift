@@ -23,7 +23,7 @@ extension StubResponse {
             reason
         case let .sequence(responses):
             responses.lazy.compactMap(\.refusal).first.map(ResponseMessages.refusedInSequence)
-        case .http, .failure:
+        case .http, .stream, .failure:
             nil
         }
     }

@@ -17,6 +17,9 @@ public struct StubResponse: Sendable {
     enum Kind: Sendable {
         /// An HTTP response with its final header fields and body.
         case http(status: Int, headers: [String: String], body: Data)
+        /// An HTTP response with its final header fields and a body that arrives
+        /// in pieces over time.
+        case stream(status: Int, headers: [String: String], body: ResponseStream)
         /// A transport error handed to the client instead of a response.
         case failure(any Error)
         /// Responses given one per request, in order; the last one repeats.
@@ -121,6 +124,18 @@ public struct StubResponse: Sendable {
         var copy = self
         copy.delay = delay > .zero ? delay : nil
         return copy
+    }
+
+    /// Whether the answer takes time: it waits for a delay, or its body arrives
+    /// over time.
+    var isDeferred: Bool {
+        if delay != nil {
+            return true
+        }
+        if case .stream = kind {
+            return true
+        }
+        return false
     }
 
     static func http(status: Int, headers: [String: String], body: Data, contentType: String?) -> StubResponse {

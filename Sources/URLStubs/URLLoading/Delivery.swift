@@ -9,26 +9,33 @@ import Foundation
 /// ```
 ///              startLoading()          fixed answer: delivered before startLoading() returns
 ///   idle ───────────────────▶ resolving ───────────────────────────────────────────▶ finished
-///                                 │ delayed or computed answer
+///                                 │ delayed, computed or streamed answer
 ///                                 ▼
-///                             producing ──answer ready──▶ produced ──on the client thread──▶ finished
-///                                 │                          │
-///                                 └──── cancelled ───────────┴────────────────────────────▶ finished
+///                             producing ──last call produced──▶ produced ──on the client thread──▶ finished
+///                              │   ▲ calls so far: on the client thread │
+///                              └───┘                                    │
+///                                 └──── cancelled ──────────────────────┴────────────────────────▶ finished
 /// ```
 ///
 /// - A fixed answer is resolved in the registry and handed to the client inside
 ///   `startLoading()`, on the thread Foundation called it on: no task, no hop.
-/// - A delayed or computed answer is produced by a Swift task started there. The
-///   request is settled (leaves its scope's in-flight list) the moment its answer is
-///   produced; the answer then goes back to that thread (see ``ClientThread``) and is
-///   delivered only if loading was not stopped in the meantime.
-/// - A suspend keeps the answer being produced; the next `startLoading()` delivers
-///   it. A cancel ends the delivery: the producing task is cancelled, the request
-///   leaves its scope's in-flight list, and nothing reaches the client again.
+/// - A delayed, computed or streamed answer is produced by a Swift task started
+///   there, as ``ClientCall``s: the response, pieces of its body as a stream plays,
+///   the finish or the failure. Each is queued and taken to that thread (see
+///   ``ClientThread``), where it is made only while loading was not stopped. The
+///   request is settled (leaves its scope's in-flight list) the moment its last
+///   call is produced.
+/// - Where Foundation keeps only the last piece of a body (`data(for:)` and
+///   completion handlers on Linux, see ``ChunkRetention``), the pieces wait in the
+///   queue and are delivered joined, with the finish.
+/// - A suspend keeps the calls queued; the next `startLoading()` makes them. A
+///   cancel ends the delivery: the producing task is cancelled, the request leaves
+///   its scope's in-flight list, and nothing reaches the client again.
 /// - The scope ending first fails the request through ``abandon(with:)`` (see
-///   ``PendingAnswer``). Whichever removes the request from the in-flight list, the
-///   producing task or the scope's end, decides its outcome: an answer produced too
-///   late is dropped, and one produced in time is never replaced by a failure.
+///   ``PendingAnswer``), after whatever part of a stream was produced. Whichever
+///   removes the request from the in-flight list, the producing task or the
+///   scope's end, decides how it ends: calls produced too late are dropped, and an
+///   answer produced in time is never replaced by a failure.
 final class Delivery: PendingAnswer {
     /// Where the delivery is.
     enum Phase {
@@ -36,11 +43,14 @@ final class Delivery: PendingAnswer {
         case idle
         /// `startLoading()` is resolving the request in the registry.
         case resolving
-        /// A Swift task is producing a delayed or computed answer.
-        case producing(Task<Void, Never>?)
-        /// The answer is ready and waits for the client thread.
-        case produced(Answer)
-        /// The answer was delivered, or the request was cancelled: nothing more
+        /// A Swift task (`nil` for the instant before it is stored) is producing the
+        /// answer; `ready` holds the calls it produced that the client thread has
+        /// not made yet.
+        case producing(Task<Void, Never>?, ready: [ClientCall])
+        /// Every call was produced, the last one last; `ready` holds those the client
+        /// thread has not made yet.
+        case produced(ready: [ClientCall])
+        /// The last call was made, or the request was cancelled: nothing more
         /// reaches the client.
         case finished
     }
@@ -49,11 +59,14 @@ final class Delivery: PendingAnswer {
         var phase = Phase.idle
         /// Whether loading runs: between `startLoading()` and `stopLoading()`.
         var isLoading = false
-        /// Where late answers go, recorded by `startLoading()`.
+        /// Where late calls are made, recorded by `startLoading()`.
         var clientThread = ClientThread.unknown
-        /// The protocol a late answer is delivered from, held weakly: Foundation
-        /// owns it until its task completes.
+        /// The protocol late calls are made from, held weakly: Foundation owns it
+        /// until its task completes.
         weak var urlProtocol: StubURLProtocol?
+        /// Whether the client keeps every piece of a body; `nil` until a stream
+        /// asks.
+        var keepsEveryChunk: Bool?
     }
 
     private let state = Locked(State())
@@ -67,14 +80,14 @@ final class Delivery: PendingAnswer {
     /// What `startLoading()` does after the state changed.
     private enum StartAction {
         case resolve
-        case deliver(Answer)
+        case deliverReady
         case wait
     }
 
     /// Starts loading, on the thread Foundation called `startLoading()` on: resolves
     /// the request and answers it there, or starts producing a late answer, or
-    /// (after a suspend, or when Foundation calls again on Linux) delivers the
-    /// answer that is ready.
+    /// (after a suspend, or when Foundation calls again on Linux) makes the calls
+    /// that are ready.
     func start(_ urlProtocol: StubURLProtocol) {
         let action = state.withLock { state -> StartAction in
             state.isLoading = true
@@ -82,18 +95,17 @@ final class Delivery: PendingAnswer {
             case .idle:
                 state.phase = .resolving
                 return .resolve
-            case let .produced(answer):
-                state.phase = .finished
-                return .deliver(answer)
-            case .resolving, .producing, .finished:
+            case .producing, .produced:
+                return .deliverReady
+            case .resolving, .finished:
                 return .wait
             }
         }
         switch action {
         case .resolve:
             resolve(for: urlProtocol)
-        case let .deliver(answer):
-            deliver(answer, from: urlProtocol)
+        case .deliverReady:
+            deliverReady(from: urlProtocol)
         case .wait:
             break
         }
@@ -113,82 +125,152 @@ final class Delivery: PendingAnswer {
         deliver(answer, from: urlProtocol)
     }
 
-    /// Starts the task that produces a delayed or computed answer.
+    /// Starts the task that produces a delayed, computed or streamed answer.
     private func produceLater(_ resolution: StubRegistry.Resolution, for urlProtocol: StubURLProtocol) {
         let clientThread = ClientThread.current(task: urlProtocol.task)
-        let scope = self.scope
-        let work = Task { [self] in
-            guard let answer = await Answer.produce(resolution, in: scope) else { return }
-            // Settled now, not when the client thread takes the answer; when the scope
-            // ended first, its failure comes through abandon(with:) instead.
-            guard StubRegistry.shared.settle(self, in: scope) else { return }
-            complete(with: answer)
-        }
-        let readyAnswer = state.withLock { state -> Answer? in
+        let isStillResolving = state.withLock { state -> Bool in
             state.clientThread = clientThread
             state.urlProtocol = urlProtocol
-            switch state.phase {
-            case .resolving:
-                state.phase = .producing(work)
-                return nil
-            case let .produced(answer):
-                // Ready (or abandoned by the scope) before this returned: we are on
-                // the client thread already.
-                state.phase = .finished
-                return answer
-            case .idle, .producing, .finished:
-                return nil
-            }
+            guard case .resolving = state.phase else { return false }
+            state.phase = .producing(nil, ready: [])
+            return true
         }
-        if let readyAnswer {
-            work.cancel() // Done already, or producing an answer nobody will take.
-            deliver(readyAnswer, from: urlProtocol)
+        guard isStillResolving else {
+            // The scope ended while the request was resolved: its failure is ready.
+            deliverReady(from: urlProtocol)
+            return
+        }
+        let work = Task { [self] in await produce(resolution) }
+        let isStored = state.withLock { state -> Bool in
+            guard case let .producing(nil, ready) = state.phase else { return false }
+            state.phase = .producing(work, ready: ready)
+            return true
+        }
+        if !isStored {
+            // Produced already, or failed by the scope's end before the task was
+            // stored: nobody else cancels it. From another thread (see stop(isCancel:)).
+            Task.detached { work.cancel() }
         }
     }
 
-    /// Records `answer` unless there is one, and has it delivered on the client
-    /// thread if loading runs; returns the task that was producing an answer, if
-    /// `answer` replaced that answer (the caller decides when to cancel it).
+    /// Produces the answer's client calls, on the producing task.
+    private func produce(_ resolution: StubRegistry.Resolution) async {
+        guard let answer = await Answer.produce(resolution, in: scope) else { return }
+        guard case let .stream(_, playback) = answer else {
+            // Settled now, not when the client thread makes the calls; when the scope
+            // ended first, its failure comes through abandon(with:) instead.
+            guard StubRegistry.shared.settle(self, in: scope) else { return }
+            enqueue(answer.calls)
+            return
+        }
+        guard enqueue(answer.calls) else { return }
+        guard let end = await playback.play(into: { [self] piece in enqueue([.load(piece)]) }) else { return }
+        guard StubRegistry.shared.settle(self, in: scope) else { return }
+        switch end {
+        case .finished:
+            enqueue([.finish])
+        case let .failed(error):
+            enqueue([.fail(error)])
+        }
+    }
+
+    /// Queues `calls` for the client thread unless the last call was queued
+    /// already, and has them made there if loading runs; returns whether they were
+    /// queued.
     @discardableResult
-    private func complete(with answer: Answer) -> Task<Void, Never>? {
-        let recorded = state.withLock { state -> (ClientThread?, Task<Void, Never>?)? in
+    private func enqueue(_ calls: [ClientCall]) -> Bool {
+        let queued = state.withLock { state -> ClientThread?? in
+            guard case .producing(let work, var ready) = state.phase else { return nil }
+            ready += calls
+            state.phase = calls.last?.isLast == true ? .produced(ready: ready) : .producing(work, ready: ready)
+            return .some(state.isLoading ? state.clientThread : nil)
+        }
+        guard let queued else { return false }
+        queued?.schedule { [self] in deliverReady(from: nil) }
+        return true
+    }
+
+    /// Fails the request with `error` because its scope ended first, after the
+    /// calls already produced, and returns the task producing its answer for the
+    /// registry to cancel once every request of the scope has been failed. Called
+    /// by the registry, outside its lock.
+    func abandon(with error: URLError) -> Task<Void, Never>? {
+        let abandoned = state.withLock { state -> (ClientThread?, Task<Void, Never>?)? in
             switch state.phase {
             case .resolving:
                 // startLoading() is still in produceLater(): it delivers.
-                state.phase = .produced(answer)
+                state.phase = .produced(ready: [.fail(error)])
                 return nil
-            case let .producing(work):
-                state.phase = .produced(answer)
+            case let .producing(work, ready):
+                state.phase = .produced(ready: ready + [.fail(error)])
                 return (state.isLoading ? state.clientThread : nil, work)
             case .idle, .produced, .finished:
                 return nil
             }
         }
-        guard let (clientThread, work) = recorded else { return nil }
-        clientThread?.schedule { [self] in deliverIfLoading() }
+        guard let (clientThread, work) = abandoned else { return nil }
+        clientThread?.schedule { [self] in deliverReady(from: nil) }
         return work
     }
 
-    /// Fails the request with `error` because its scope ended first, and returns the
-    /// task producing its answer, for the registry to cancel once every request of
-    /// the scope has been failed. Called by the registry, outside its lock.
-    func abandon(with error: URLError) -> Task<Void, Never>? {
-        complete(with: .failure(error))
+    /// What the client thread does with the ready calls.
+    private enum Step {
+        /// Nothing: none are ready, or loading is stopped.
+        case none
+        /// Ask Foundation whether the client keeps every piece of a body, then look again.
+        case ask(URLSessionTask?)
+        /// Make these calls.
+        case make([ClientCall], StubURLProtocol?)
     }
 
-    /// Delivers the ready answer, on the client thread, unless loading was stopped.
-    private func deliverIfLoading() {
-        let ready = state.withLock { state -> (Answer, StubURLProtocol?)? in
-            guard state.isLoading, case let .produced(answer) = state.phase else { return nil }
-            state.phase = .finished
-            return (answer, state.urlProtocol)
+    /// Makes the calls that are ready, on the client thread, unless loading was
+    /// stopped; `urlProtocol` is `nil` when the calls come late.
+    private func deliverReady(from urlProtocol: StubURLProtocol?) {
+        while true {
+            let step = state.withLock { state -> Step in
+                guard state.isLoading else { return .none }
+                let keeps = state.keepsEveryChunk
+                switch state.phase {
+                case let .producing(work, ready):
+                    guard let keeps else {
+                        // Only a stream queues a piece of a body before its last call.
+                        guard ready.pieceCount == 0 else { return .ask(state.urlProtocol?.task) }
+                        state.phase = .producing(work, ready: [])
+                        return .make(ready, urlProtocol ?? state.urlProtocol)
+                    }
+                    // Where the client keeps only one piece, pieces wait for the finish.
+                    let now = keeps ? ready : Array(ready.prefix { !$0.isPiece })
+                    state.phase = .producing(work, ready: Array(ready.dropFirst(now.count)))
+                    return .make(now, urlProtocol ?? state.urlProtocol)
+                case let .produced(ready):
+                    if keeps == nil, ready.pieceCount > 1 {
+                        return .ask(state.urlProtocol?.task)
+                    }
+                    state.phase = .finished
+                    return .make(keeps == false ? ready.joiningPieces() : ready, urlProtocol ?? state.urlProtocol)
+                case .idle, .resolving, .finished:
+                    return .none
+                }
+            }
+            switch step {
+            case .none:
+                return
+            case let .ask(task):
+                // On the client thread, where Foundation's task registry may be read.
+                let keeps = ChunkRetention.keepsEveryChunk(of: task)
+                state.withLock { $0.keepsEveryChunk = keeps }
+            case let .make(calls, urlProtocol):
+                if let urlProtocol, !calls.isEmpty {
+                    deliver(calls, from: urlProtocol)
+                }
+                return
+            }
         }
-        guard let (ready, urlProtocol) = ready, let urlProtocol else { return }
-        deliver(ready, from: urlProtocol)
     }
 
-    /// Stops loading, on the client thread: a suspend leaves the answer to the next
-    /// `startLoading()`; a cancel ends the delivery and cancels the producing task.
+    /// Stops loading, on the client thread: a suspend leaves the ready calls to the
+    /// next `startLoading()`; a cancel ends the delivery and cancels the producing
+    /// task.
     ///
     /// The task is cancelled from another thread: cancelling runs its cancellation
     /// handlers at once, and one of them (a computed response awaiting a request of
@@ -199,7 +281,7 @@ final class Delivery: PendingAnswer {
             state.isLoading = false
             guard isCancel else { return nil }
             switch state.phase {
-            case let .producing(work):
+            case let .producing(work, _):
                 state.phase = .finished
                 return .some(work)
             case .idle, .resolving, .produced:
@@ -218,12 +300,52 @@ final class Delivery: PendingAnswer {
         StubRegistry.shared.settle(self, in: scope)
     }
 
-    /// Hands `answer` to the client (the request was settled when it was produced).
+    /// Hands `answer` to the client (the request was settled when it was resolved).
     private func deliver(_ answer: Answer, from urlProtocol: StubURLProtocol) {
-        guard let client = urlProtocol.client else { return }
-        if let state = urlProtocol.task?.state, state == .canceling || state == .completed {
-            return // Foundation crashes on client calls for a task it has let go.
-        }
+        guard let client = urlProtocol.client, Self.isListening(urlProtocol) else { return }
         answer.deliver(to: client, from: urlProtocol)
+    }
+
+    /// Makes `calls` on the client.
+    private func deliver(_ calls: [ClientCall], from urlProtocol: StubURLProtocol) {
+        guard let client = urlProtocol.client, Self.isListening(urlProtocol) else { return }
+        for call in calls {
+            call.make(to: client, from: urlProtocol)
+        }
+    }
+
+    /// Whether Foundation still takes client calls for the protocol's task: it
+    /// crashes on calls for a task it has let go.
+    private static func isListening(_ urlProtocol: StubURLProtocol) -> Bool {
+        guard let state = urlProtocol.task?.state else { return true }
+        return state != .canceling && state != .completed
+    }
+}
+
+extension [ClientCall] {
+    /// How many pieces of a body the calls carry.
+    var pieceCount: Int {
+        reduce(0) { $0 + ($1.isPiece ? 1 : 0) }
+    }
+
+    /// The calls with every piece of the body joined into one, made just before the
+    /// finish, for a client that keeps only the last piece; a failure drops them,
+    /// as Foundation would.
+    func joiningPieces() -> [ClientCall] {
+        guard pieceCount > 1 else { return self }
+        var body = Data()
+        var calls: [ClientCall] = []
+        for call in self {
+            switch call {
+            case let .load(piece):
+                body.append(piece)
+            case .finish:
+                calls.append(.load(body))
+                calls.append(call)
+            case .receive, .fail:
+                calls.append(call)
+            }
+        }
+        return calls
     }
 }

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Hands the pieces of one playing stream to whoever delivers them: paced by the
+/// stream's throttle, cut at its interruption point, and counted.
+///
+/// Writes may come from the stream's own task (a list of chunks) or from the
+/// closure of a written stream; they are meant to come one at a time.
+final class StreamEmitter: Sendable {
+    /// Why a stream takes nothing more.
+    enum Stop: Sendable {
+        /// It reached its interruption point.
+        case interrupted
+        /// Its request went away: cancelled, or failed by its scope's end.
+        case gone
+        /// A written event could not be framed.
+        case failed(any Error)
+    }
+
+    private struct Progress {
+        /// Chunks delivered whole.
+        var chunks = 0
+        /// Bytes delivered.
+        var bytes = 0
+        /// The body delivered so far.
+        var body = Data()
+        /// Set once the stream takes nothing more.
+        var stop: Stop?
+    }
+
+    private let progress = Locked(Progress())
+    private let stream: ResponseStream
+    /// Delivers one piece; returns `false` when the request went away.
+    private let sink: @Sendable (Data) -> Bool
+
+    init(_ stream: ResponseStream, sink: @escaping @Sendable (Data) -> Bool) {
+        self.stream = stream
+        self.sink = sink
+    }
+
+    /// Delivers `piece` as one chunk, in throttled slices, up to the interruption
+    /// point; returns whether the stream takes more.
+    func write(_ piece: Data) async -> Bool {
+        guard !piece.isEmpty else { return progress.withLock { $0.stop == nil } }
+        let allowed = progress.withLock { progress -> (Data, isCut: Bool)? in
+            guard progress.stop == nil else { return nil }
+            guard let (point, _) = stream.interruption else { return (piece, false) }
+            switch point.unit {
+            case .chunks where progress.chunks >= point.count, .bytes where progress.bytes >= point.count:
+                progress.stop = .interrupted
+                return nil
+            case .bytes where piece.count > point.count - progress.bytes:
+                return (piece.prefix(point.count - progress.bytes), true)
+            case .chunks, .bytes:
+                return (piece, false)
+            }
+        }
+        guard let (data, isCut) = allowed else { return false }
+        for slice in slices(of: data) {
+            guard await wait(for: slice), sink(slice) else {
+                stop(.gone)
+                return false
+            }
+            progress.withLock { progress in
+                progress.bytes += slice.count
+                progress.body.append(slice)
+            }
+        }
+        return progress.withLock { progress in
+            guard progress.stop == nil else { return false }
+            if isCut {
+                progress.stop = .interrupted
+                return false
+            }
+            progress.chunks += 1
+            return true
+        }
+    }
+
+    /// Fails the stream because a written event could not be framed.
+    func fail(with problem: String) {
+        stop(.failed(StubFailure.error(FailureMessages.unframableWrittenEvent(problem), url: nil)))
+    }
+
+    /// Why the stream stopped, once its source has nothing more to write: the
+    /// interruption point counts as reached when the body ends exactly there.
+    func end() -> (stop: Stop?, body: Data) {
+        progress.withLock { progress in
+            if progress.stop == nil, let (point, _) = stream.interruption {
+                let reached = point.unit == .chunks ? progress.chunks : progress.bytes
+                if reached >= point.count {
+                    progress.stop = .interrupted
+                }
+            }
+            return (progress.stop, progress.body)
+        }
+    }
+
+    private func stop(_ stop: Stop) {
+        progress.withLock { progress in
+            if progress.stop == nil {
+                progress.stop = stop
+            }
+        }
+    }
+
+    /// `data` cut into the slices a throttled stream delivers (about a twentieth of
+    /// a second's worth each), or whole.
+    private func slices(of data: Data) -> [Data] {
+        guard let rate = stream.bytesPerSecond else { return [data] }
+        let size = max(1, rate / 20)
+        return stride(from: data.startIndex, to: data.endIndex, by: size).map { start in
+            data[start..<min(start + size, data.endIndex)]
+        }
+    }
+
+    /// Waits the time `slice` takes at the stream's rate; `false` when cancelled.
+    private func wait(for slice: Data) async -> Bool {
+        guard let rate = stream.bytesPerSecond else { return !Task.isCancelled }
+        let nanoseconds = Int64(slice.count) * 1_000_000_000 / Int64(rate)
+        return await sleepUnlessCancelled(for: .nanoseconds(nanoseconds))
+    }
+}

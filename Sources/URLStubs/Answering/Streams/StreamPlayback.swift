@@ -1,0 +1,81 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// A streamed answer, ready to be played for one request: the stream, and where
+/// its outcome is written down.
+struct StreamPlayback: Sendable {
+    /// How a played stream ended.
+    enum End: Sendable {
+        /// The body is complete (or ended early, as planned): the response finishes.
+        case finished
+        /// The request fails with the error.
+        case failed(any Error)
+    }
+
+    let status: Int
+    let headers: [String: String]
+    let stream: ResponseStream
+    /// The log entry the outcome is written to, if the request is logged.
+    let exchange: LoggedExchange?
+    /// The scope a written stream's closure runs in.
+    let scope: StubScope?
+
+    /// Plays the stream: hands each piece to `sink` when its time comes (`sink`
+    /// returns `false` once the request went away), writes the outcome in the
+    /// request log, and returns how the stream ended; `nil` when it was cancelled
+    /// (or its request went away) first.
+    func play(into sink: @escaping @Sendable (Data) -> Bool) async -> End? {
+        let emitter = StreamEmitter(stream, sink: sink)
+        var thrown: (any Error)?
+        switch stream.source {
+        case let .chunks(chunks, interval):
+            for (index, chunk) in chunks.enumerated() {
+                if index > 0, interval > .zero {
+                    guard await sleepUnlessCancelled(for: interval) else { return nil }
+                }
+                guard await emitter.write(chunk) else { break }
+            }
+        case let .writer(write):
+            do {
+                try await StubScope.currentBinding.withValue(scope) {
+                    try await write(StreamWriter(emitter: emitter))
+                }
+            } catch {
+                thrown = error
+            }
+        }
+        let (stop, body) = emitter.end()
+        let end: End
+        switch stop {
+        case nil:
+            guard !Task.isCancelled else { return nil }
+            end = thrown.map(End.failed) ?? .finished
+        case .gone:
+            return nil
+        case let .failed(error):
+            end = .failed(error)
+        case .interrupted:
+            switch stream.interruption?.kind {
+            case let .failure(error)?:
+                end = .failed(error)
+            case .end?, nil:
+                end = .finished
+            case .stall?:
+                // Nothing more, ever: the request waits for its cancel or its scope's end.
+                _ = await sleepUnlessCancelled(for: .seconds(Int64.max))
+                return nil
+            }
+        }
+        if let exchange {
+            switch end {
+            case .finished:
+                StubRegistry.shared.record(.response(status: status, headers: headers, body: body), of: exchange)
+            case let .failed(error):
+                StubRegistry.shared.record(.failure(error), of: exchange)
+            }
+        }
+        return end
+    }
+}
