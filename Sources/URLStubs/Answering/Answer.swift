@@ -9,6 +9,8 @@ enum Answer: Sendable {
     case response(HTTPURLResponse, Data)
     /// An HTTP response whose body arrives over time, played by the stream.
     case stream(HTTPURLResponse, StreamPlayback)
+    /// A redirect (with its body) that the client follows to the request.
+    case redirect(HTTPURLResponse, Data, to: URLRequest)
     /// A transport error.
     case failure(any Error)
 
@@ -21,7 +23,12 @@ enum Answer: Sendable {
                 self = .failure(StubFailure.error(FailureMessages.unbuildableResponse(request, status: status), url: request.url))
                 return
             }
-            self = .response(http, request.method == "HEAD" ? Data() : body)
+            let body = request.method == "HEAD" ? Data() : body
+            if response.followsRedirect, let next = RedirectHop.next(after: status, headers: headers, for: request) {
+                self = .redirect(http, body, to: next)
+            } else {
+                self = .response(http, body)
+            }
         case let .stream(status, headers, stream):
             guard let http = Self.head(status: status, headers: headers, for: request) else {
                 self = .failure(StubFailure.error(FailureMessages.unbuildableResponse(request, status: status), url: request.url))
@@ -46,24 +53,24 @@ enum Answer: Sendable {
     }
 
     /// Calls `client` in the order Foundation requires: the response, the body in
-    /// one chunk, the finish; or the one failure.
+    /// one chunk, the finish; or the one failure; or, on Apple platforms, the
+    /// redirect (see ``calls``).
     ///
     /// One chunk, because on Linux `data(for:)` and completion handlers keep only
-    /// the last chunk they are given. A stream is never delivered this way: it is
-    /// played by ``Delivery``.
+    /// the last chunk they are given.
     func deliver(to client: any URLProtocolClient, from urlProtocol: URLProtocol) {
         switch self {
         case let .response(response, body):
+            // The common case, spelled out: no array of calls on the per-request path.
             ClientCall.receive(response).make(to: client, from: urlProtocol)
             if !body.isEmpty {
                 ClientCall.load(body).make(to: client, from: urlProtocol)
             }
             ClientCall.finish.make(to: client, from: urlProtocol)
-        case let .stream(response, _):
-            ClientCall.receive(response).make(to: client, from: urlProtocol)
-            ClientCall.finish.make(to: client, from: urlProtocol)
-        case let .failure(error):
-            ClientCall.fail(error).make(to: client, from: urlProtocol)
+        case .stream, .redirect, .failure:
+            for call in calls {
+                call.make(to: client, from: urlProtocol)
+            }
         }
     }
 }

@@ -6,8 +6,15 @@ import Foundation
 /// One call to a URL protocol's client: the pieces an answer is delivered in.
 ///
 /// Foundation takes them in one order: exactly one ``receive(_:)``, any number of
-/// ``load(_:)``, one ``finish``; or one ``fail(_:)`` at any point.
+/// ``load(_:)``, one ``finish``; or one ``fail(_:)`` at any point; on Apple
+/// platforms a redirect may come first.
 enum ClientCall: Sendable {
+    #if !canImport(FoundationNetworking)
+    /// The request is redirected: Foundation asks the session's delegate, and loads
+    /// the new request with a new protocol if the redirect is followed. (On Linux
+    /// this call stops the process; redirects are followed inside the scope there.)
+    case redirect(URLRequest, HTTPURLResponse)
+    #endif
     /// The response's status and header fields.
     case receive(HTTPURLResponse)
     /// A piece of the body.
@@ -22,6 +29,9 @@ enum ClientCall: Sendable {
         switch self {
         case .finish, .fail: true
         case .receive, .load: false
+        #if !canImport(FoundationNetworking)
+        case .redirect: false
+        #endif
         }
     }
 
@@ -42,21 +52,46 @@ enum ClientCall: Sendable {
             client.urlProtocolDidFinishLoading(urlProtocol)
         case let .fail(error):
             client.urlProtocol(urlProtocol, didFailWithError: error)
+        #if !canImport(FoundationNetworking)
+        case let .redirect(request, response):
+            client.urlProtocol(urlProtocol, wasRedirectedTo: request, redirectResponse: response)
+        #endif
         }
     }
 }
 
 extension Answer {
-    /// The client calls that deliver a whole answer; a stream's are made as it
-    /// plays.
+    /// The client calls that deliver a whole answer; a stream's header only (its
+    /// pieces are made as it plays).
+    ///
+    /// A redirect that reaches the client (the scope follows it itself on Linux and
+    /// for direct answers) is reported on Apple platforms as Apple's own URL
+    /// protocol sample does: the redirect, then the load of this protocol ends with
+    /// `NSUserCancelledError`; Foundation loads the next request with a new
+    /// protocol, or, if the session's delegate refuses the redirect, ends the task
+    /// with that error. (Delivering the redirect response instead races
+    /// Foundation's own following, rdar://39391319.)
     var calls: [ClientCall] {
         switch self {
         case let .response(response, body):
-            body.isEmpty ? [.receive(response), .finish] : [.receive(response), .load(body), .finish]
+            return Self.whole(response, body)
         case let .stream(response, _):
-            [.receive(response)]
+            return [.receive(response)]
+        case let .redirect(response, body, next):
+            #if canImport(FoundationNetworking)
+            _ = next
+            return Self.whole(response, body) // Not reached: followed inside the scope.
+            #else
+            _ = body
+            return [.redirect(next, response), .fail(CocoaError(.userCancelled))]
+            #endif
         case let .failure(error):
-            [.fail(error)]
+            return [.fail(error)]
         }
+    }
+
+    /// The calls that deliver `response` and its whole `body`.
+    private static func whole(_ response: HTTPURLResponse, _ body: Data) -> [ClientCall] {
+        body.isEmpty ? [.receive(response), .finish] : [.receive(response), .load(body), .finish]
     }
 }

@@ -28,6 +28,12 @@ enum FailureMessages {
         return lines
     }
 
+    static func tooManyRedirects(_ response: HTTPURLResponse, to next: URLRequest, hops: Int) -> String {
+        let from = response.url?.absoluteString ?? "?"
+        let to = next.url?.absoluteString ?? "?"
+        return "URLStubs: too many redirects: after \(hops) in a row, \(from) redirects again (\(response.statusCode)) to \(to); a stub may redirect in a loop."
+    }
+
     static func unframableWrittenEvent(_ problem: String) -> String {
         "URLStubs: the stream's closure wrote a server-sent event that cannot be framed: \(problem)."
     }

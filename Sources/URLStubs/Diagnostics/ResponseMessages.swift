@@ -71,4 +71,12 @@ enum ResponseMessages {
         let noun = unit == .chunks ? (available == 1 ? "chunk" : "chunks") : (available == 1 ? "byte" : "bytes")
         return "the body has only \(available) \(noun), so \(point) is never reached"
     }
+
+    static func notARedirectStatus(_ status: Int) -> String {
+        "status \(status) is not a redirect a client follows (use 301, 302, 303, 307 or 308)"
+    }
+
+    static func invalidLocation(_ location: String) -> String {
+        "the redirect location \(location.debugDescription) is not a URL or a relative reference"
+    }
 }

@@ -9,8 +9,9 @@ enum StubFailure {
     /// The code of every failure URLStubs makes itself.
     static let code = URLError.Code.resourceUnavailable
 
-    /// A `URLError` carrying `message` as its description and `url` as the failing URL.
-    static func error(_ message: String, url: URL?) -> URLError {
+    /// A `URLError` of `code` carrying `message` as its description and `url` as
+    /// the failing URL.
+    static func error(_ message: String, url: URL?, code: URLError.Code = code) -> URLError {
         var info: [String: Any] = [NSLocalizedDescriptionKey: message]
         if let url {
             info[NSURLErrorFailingURLErrorKey] = url

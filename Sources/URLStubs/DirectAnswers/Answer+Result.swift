@@ -32,6 +32,8 @@ extension Answer {
             return (body, response)
         case let .stream(response, _):
             return (Data(), response) // Not reached: direct answers play streams whole first.
+        case let .redirect(response, body, _):
+            return (body, response) // Not reached: direct answers follow redirects.
         case let .failure(error):
             throw error
         }

@@ -53,21 +53,30 @@ final class DirectAnswer: PendingAnswer {
             throw cancellation(of: request)
         }
         let pending = DirectAnswer(scope: scope)
-        let resolution = StubRegistry.shared.resolve(request, body: body, scope: pending.scope, pending: pending)
-        if let answer = Answer(immediately: resolution) {
-            return try answer.result()
+        var follower = RedirectFollower(scope: pending.scope, isFollowing: true)
+        var resolution = StubRegistry.shared.resolve(request, body: body, scope: pending.scope, pending: pending)
+        while var answer = Answer(immediately: resolution) {
+            guard let hop = follower.next(after: &answer, pending: pending) else {
+                return try answer.result()
+            }
+            resolution = hop
         }
-        return try await pending.produce(resolution, for: request).result()
+        return try await pending.produce(resolution, following: follower, for: request).result()
     }
 
     /// Produces a delayed, computed or streamed answer (a stream played to its end),
     /// or the failure that overtakes it.
-    private func produce(_ resolution: StubRegistry.Resolution, for request: URLRequest) async -> Answer {
+    private func produce(_ resolution: StubRegistry.Resolution, following follower: RedirectFollower, for request: URLRequest) async -> Answer {
         let scope = self.scope
         let work = Task { [self] in
-            guard let answer = await Answer.produce(resolution, in: scope)?.whole() else { return }
-            // When the scope ended first, its failure comes through abandon(with:).
-            guard StubRegistry.shared.settle(self, in: scope) else { return }
+            var follower = follower
+            // Settled when produced, unless it is a stream: then when it ends.
+            guard var answer = await follower.produce(resolution, for: self) else { return }
+            if case .stream = answer {
+                // When the scope ended first, its failure comes through abandon(with:).
+                guard let whole = await answer.whole(), StubRegistry.shared.settle(self, in: scope) else { return }
+                answer = whole
+            }
             finish(with: answer) // This task is the producer: nothing to cancel.
         }
         return await withTaskCancellationHandler {

@@ -31,6 +31,8 @@ public struct StubResponse: Sendable {
     var kind: Kind
     /// How long to wait before answering.
     var delay: Duration?
+    /// Whether a redirect status with a `Location` is followed inside the scope.
+    var followsRedirect = true
 
     init(_ kind: Kind, delay: Duration? = nil) {
         self.kind = kind

@@ -111,22 +111,38 @@ final class Delivery: PendingAnswer {
         }
     }
 
-    /// Resolves the request in the registry and answers it, or starts producing a
-    /// late answer.
+    /// Resolves the request in the registry (and, on Linux, the hops of the
+    /// redirects it gets) and answers it, or starts producing a late answer.
     private func resolve(for urlProtocol: StubURLProtocol) {
         let request = urlProtocol.request
-        let resolution = StubRegistry.shared.resolve(request, body: RequestBody.read(from: request), scope: scope, pending: self)
-        guard let answer = Answer(immediately: resolution) else {
-            produceLater(resolution, for: urlProtocol)
+        var follower = RedirectFollower(scope: scope, isFollowing: Self.followsRedirects)
+        var resolution = StubRegistry.shared.resolve(request, body: RequestBody.read(from: request), scope: scope, pending: self)
+        while var answer = Answer(immediately: resolution) {
+            if let hop = follower.next(after: &answer, pending: self) {
+                resolution = hop
+                continue
+            }
+            // Not in flight, so no scope end can race: deliver before returning.
+            state.withLock { $0.phase = .finished }
+            deliver(answer, from: urlProtocol)
             return
         }
-        // Not in flight, so no scope end can race: deliver before returning.
-        state.withLock { $0.phase = .finished }
-        deliver(answer, from: urlProtocol)
+        produceLater(resolution, following: follower, for: urlProtocol)
+    }
+
+    /// Whether redirects are followed inside the scope: on Linux, where
+    /// Foundation's `wasRedirectedTo` stops the process. On Apple platforms
+    /// Foundation follows them, asking the session's delegate.
+    private static var followsRedirects: Bool {
+        #if canImport(FoundationNetworking)
+        true
+        #else
+        false
+        #endif
     }
 
     /// Starts the task that produces a delayed, computed or streamed answer.
-    private func produceLater(_ resolution: StubRegistry.Resolution, for urlProtocol: StubURLProtocol) {
+    private func produceLater(_ resolution: StubRegistry.Resolution, following follower: RedirectFollower, for urlProtocol: StubURLProtocol) {
         let clientThread = ClientThread.current(task: urlProtocol.task)
         let isStillResolving = state.withLock { state -> Bool in
             state.clientThread = clientThread
@@ -140,7 +156,7 @@ final class Delivery: PendingAnswer {
             deliverReady(from: urlProtocol)
             return
         }
-        let work = Task { [self] in await produce(resolution) }
+        let work = Task { [self] in await produce(resolution, following: follower) }
         let isStored = state.withLock { state -> Bool in
             guard case let .producing(nil, ready) = state.phase else { return false }
             state.phase = .producing(work, ready: ready)
@@ -154,17 +170,17 @@ final class Delivery: PendingAnswer {
     }
 
     /// Produces the answer's client calls, on the producing task.
-    private func produce(_ resolution: StubRegistry.Resolution) async {
-        guard let answer = await Answer.produce(resolution, in: scope) else { return }
+    private func produce(_ resolution: StubRegistry.Resolution, following follower: RedirectFollower) async {
+        var follower = follower
+        // Settled when produced, not when the client thread makes the calls.
+        guard let answer = await follower.produce(resolution, for: self) else { return }
         guard case let .stream(_, playback) = answer else {
-            // Settled now, not when the client thread makes the calls; when the scope
-            // ended first, its failure comes through abandon(with:) instead.
-            guard StubRegistry.shared.settle(self, in: scope) else { return }
             enqueue(answer.calls)
             return
         }
         guard enqueue(answer.calls) else { return }
         guard let end = await playback.play(into: { [self] piece in enqueue([.load(piece)]) }) else { return }
+        // When the scope ended first, its failure comes through abandon(with:).
         guard StubRegistry.shared.settle(self, in: scope) else { return }
         switch end {
         case .finished:
@@ -342,7 +358,7 @@ extension [ClientCall] {
             case .finish:
                 calls.append(.load(body))
                 calls.append(call)
-            case .receive, .fail:
+            default:
                 calls.append(call)
             }
         }

@@ -50,13 +50,15 @@ struct ResponseTests {
         #expect(error?.problems.first?.location?.line == line.value)
     }
 
-    @Test("a 3xx response is delivered as a plain response, not followed")
-    func redirectIsDeliveredAsIs() async throws {
+    @Test("a 3xx response with a Location is followed; one without a Location is delivered as it is")
+    func redirectStatusWithoutLocation() async throws {
         try await withStubScope { scope in
             await scope.stub(.get("https://api.example.com/old"), with: .status(301, headers: ["Location": "https://api.example.com/new"]))
+            await scope.stub(.get("https://api.example.com/new"), with: .status(300, headers: ["Location": "https://api.example.com/choices"]))
             let (_, response) = try await fetch("https://api.example.com/old")
-            #expect(response.statusCode == 301)
-            #expect(response.value(forHTTPHeaderField: "Location") == "https://api.example.com/new")
+            #expect(response.statusCode == 300)
+            #expect(response.value(forHTTPHeaderField: "Location") == "https://api.example.com/choices")
+            #expect(response.url?.absoluteString == "https://api.example.com/new")
         }
     }
 

@@ -1,0 +1,60 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// Follows the redirects stubs answer with inside the request's scope: each hop
+/// is a request of its own, logged and resolved like the first, up to
+/// ``hopLimit`` in a row.
+///
+/// Used where Foundation cannot follow a redirect itself: URLSession on Linux
+/// (its `wasRedirectedTo` stops the process) and direct answers. On Apple
+/// platforms URLSession follows them (see ``Answer/calls``).
+struct RedirectFollower {
+    /// The most redirects followed in a row; one more fails the request.
+    static let hopLimit = 10
+
+    /// The scope the hops are resolved in, as the registry takes it.
+    let scope: StubScope?
+    /// Whether hops are followed here; otherwise a redirect is the answer.
+    let isFollowing: Bool
+    /// The redirects followed so far.
+    private(set) var hops = 0
+
+    /// The resolution of the request `answer` redirects to, or `nil` when `answer`
+    /// is final; past the hop limit `answer` becomes `URLError.httpTooManyRedirects`.
+    mutating func next(after answer: inout Answer, pending: some PendingAnswer) -> StubRegistry.Resolution? {
+        guard isFollowing, case let .redirect(response, _, next) = answer else { return nil }
+        guard hops < Self.hopLimit else {
+            let message = FailureMessages.tooManyRedirects(response, to: next, hops: hops)
+            answer = .failure(StubFailure.error(message, url: response.url, code: .httpTooManyRedirects))
+            return nil
+        }
+        hops += 1
+        return StubRegistry.shared.resolve(next, body: next.httpBody, scope: scope, pending: pending)
+    }
+
+    /// Produces the answer of the deferred `resolution` and follows its redirects:
+    /// returns the final answer, settled in the registry unless it is a stream
+    /// (settled when it ends), or `nil` when the request was cancelled or its
+    /// scope ended first.
+    mutating func produce(_ resolution: StubRegistry.Resolution, for pending: some PendingAnswer) async -> Answer? {
+        var resolution = resolution
+        while true {
+            var answer: Answer
+            if let immediate = Answer(immediately: resolution) {
+                answer = immediate
+            } else {
+                guard let produced = await Answer.produce(resolution, in: scope) else { return nil }
+                if case .stream = produced {
+                    return produced
+                }
+                // When the scope ended first, its failure comes through abandon(with:).
+                guard StubRegistry.shared.settle(pending, in: scope) else { return nil }
+                answer = produced
+            }
+            guard let hop = next(after: &answer, pending: pending) else { return answer }
+            resolution = hop
+        }
+    }
+}
