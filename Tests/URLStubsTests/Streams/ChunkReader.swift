@@ -15,6 +15,10 @@ final class ChunkReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         var response: HTTPURLResponse?
         var chunks: [Data] = []
         var error: (any Error)?
+        /// Whether the task completed; a chunk after that is a late chunk.
+        var isComplete = false
+        /// Chunks delivered after the task completed (there must be none).
+        var lateChunks = 0
 
         /// The chunks as UTF-8 text.
         var texts: [String] { chunks.map { String(decoding: $0, as: UTF8.self) } }
@@ -45,6 +49,21 @@ final class ChunkReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// Reads `request` through ``session``, resumed on the calling task (so in its scope).
     func read(_ request: URLRequest) async -> Reading {
         await read(session.dataTask(with: request))
+    }
+
+    /// Returns what `task`, resumed elsewhere, delivered once it ended.
+    func read(ofEnded task: URLSessionTask) async -> Reading {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if readings[task.taskIdentifier, default: Reading()].isComplete {
+                let reading = readings[task.taskIdentifier, default: Reading()]
+                lock.unlock()
+                continuation.resume(returning: reading)
+                return
+            }
+            endings[task.taskIdentifier] = continuation
+            lock.unlock()
+        }
     }
 
     /// Returns once `task` delivered `count` chunks.
@@ -82,6 +101,9 @@ final class ChunkReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         lock.lock()
+        if readings[dataTask.taskIdentifier, default: Reading()].isComplete {
+            readings[dataTask.taskIdentifier, default: Reading()].lateChunks += 1
+        }
         readings[dataTask.taskIdentifier, default: Reading()].chunks.append(data)
         var waiter: CheckedContinuation<Void, Never>?
         if let (count, continuation) = chunkWaiters[dataTask.taskIdentifier],
@@ -96,6 +118,7 @@ final class ChunkReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         lock.lock()
         readings[task.taskIdentifier, default: Reading()].error = error
+        readings[task.taskIdentifier, default: Reading()].isComplete = true
         let reading = readings[task.taskIdentifier, default: Reading()]
         let ending = endings.removeValue(forKey: task.taskIdentifier)
         lock.unlock()
