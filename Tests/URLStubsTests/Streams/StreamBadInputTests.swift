@@ -66,8 +66,9 @@ struct StreamBadInputTests {
 
     @Test("a stream that cannot be delivered is refused at its stub's line with the reason, and its request fails at once", arguments: refusals)
     func refused(_ refusal: Refusal) async throws {
-        let line = #line + 3
-        let error = await #expect(throws: StubVerificationError.self) {
+        let line = #line + 4
+        // Not inside #expect(throws:): #line in a macro's closure is not the source line.
+        let error = await thrownError(StubVerificationError.self) {
             try await withStubScope { scope in
                 await scope.stub(.get(Self.url), with: refusal.response)
                 let failure = await thrownError(URLError.self) { _ = try await URLSession.stubbed.data(from: URL(string: Self.url)!) }
