@@ -12,20 +12,29 @@ public struct NearMiss: Sendable, Hashable {
 
 extension NearMiss: CustomStringConvertible {
     /// The near miss written as its stub, location and differences, one per line.
+    ///
+    /// A stub that matches the request in everything but the state of its
+    /// scenario says so: `- matches, but scenario "cart" is in "empty", not "filled"`.
     public var description: String {
-        (["\(stub) (registered at \(location))"] + mismatches.map { "- \($0)" }).joined(separator: "\n")
+        let differences = mismatches.allSatisfy { $0.aspect == .scenario }
+            ? mismatches.map { "- matches, but scenario " + ScenarioMessages.state(of: $0) }
+            : mismatches.map { "- \($0)" }
+        return (["\(stub) (registered at \(location))"] + differences).joined(separator: "\n")
     }
 }
 
 extension NearMiss {
     /// How far the request was from the stub: a wrong origin or path counts more
-    /// than a wrong method, header, query or body.
+    /// than a wrong method, header, query or body. A scenario in another state
+    /// counts nothing: the request is what the stub asks for, only at another
+    /// time, so a stub that differs in nothing else is the nearest.
     var distance: Int {
         mismatches.reduce(0) { total, mismatch in
             switch mismatch.aspect {
             case .origin, .path: total + 3
             case .method: total + 2
             case .query, .header, .body, .predicate, .pattern: total + 1
+            case .scenario: total
             }
         }
     }

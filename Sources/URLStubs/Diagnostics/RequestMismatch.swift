@@ -1,8 +1,8 @@
 /// One way in which a request differs from a stub's pattern.
 ///
 /// Near-miss reports list these for the stubs that came closest to an unmatched
-/// request, so that a wrong method, host, path, query, header or body is named
-/// rather than left to guess.
+/// request, so that a wrong method, host, path, query, header or body, or a
+/// scenario in another state, is named rather than left to guess.
 public struct RequestMismatch: Sendable, Hashable {
     /// The part of the request that differed.
     public enum Aspect: String, Sendable, Hashable, CaseIterable {
@@ -22,6 +22,10 @@ public struct RequestMismatch: Sendable, Hashable {
         case predicate
         /// The pattern itself, which is malformed and can match nothing.
         case pattern
+        /// The state of a scenario the stub requires: ``RequestMismatch/expected``
+        /// is the state the stub needs, ``RequestMismatch/actual`` the state
+        /// ``RequestMismatch/scenario`` is in.
+        case scenario
     }
 
     /// The part of the request that differed.
@@ -30,18 +34,36 @@ public struct RequestMismatch: Sendable, Hashable {
     public let expected: String
     /// What the request had, in words.
     public let actual: String
+    /// The name of the scenario whose state differed, for a ``Aspect/scenario``
+    /// mismatch; `nil` otherwise.
+    public let scenario: String?
 
     /// Creates a mismatch of `aspect`.
     public init(aspect: Aspect, expected: String, actual: String) {
         self.aspect = aspect
         self.expected = expected
         self.actual = actual
+        scenario = nil
+    }
+
+    /// Creates the mismatch of a stub that requires `scenario` to be in the state
+    /// `expected` while it is in `actual`.
+    init(scenario: String, expected: String, actual: String) {
+        aspect = .scenario
+        self.expected = expected
+        self.actual = actual
+        self.scenario = scenario
     }
 }
 
 extension RequestMismatch: CustomStringConvertible {
-    /// The mismatch written as `path: expected /users/{id}, got /user/7`.
+    /// The mismatch written as `path: expected /users/{id}, got /user/7`, or as
+    /// `scenario: "cart" is in "empty", not "filled"`.
     public var description: String {
-        aspect == .pattern ? "pattern: cannot be used: \(actual)" : "\(aspect.rawValue): expected \(expected), got \(actual)"
+        switch aspect {
+        case .pattern: "pattern: cannot be used: \(actual)"
+        case .scenario: "scenario: " + ScenarioMessages.state(of: self)
+        default: "\(aspect.rawValue): expected \(expected), got \(actual)"
+        }
     }
 }

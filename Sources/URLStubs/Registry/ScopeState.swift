@@ -41,6 +41,8 @@ final class ScopeState {
     var inFlight: [ObjectIdentifier: InFlightRequest] = [:]
     /// Callers waiting for a request that has not arrived yet.
     var waiters: [UInt64: RequestWaiter] = [:]
+    /// The scope's scenarios, by name.
+    var scenarios: [String: ScenarioState] = [:]
 
     /// Every request the scope received, in order.
     var requests: [RecordedRequest] {
@@ -98,8 +100,8 @@ final class ScopeState {
         entries = []
     }
 
-    /// The newest stub that matches `request` and still has a use left, with what
-    /// its pattern captured.
+    /// The newest stub that matches `request`, still has a use left and finds its
+    /// scenario in the state it requires, with what its pattern captured.
     ///
     /// Exact stubs are found by hashing the method and route; only stubs that are
     /// not exact are compared one by one.
@@ -109,7 +111,7 @@ final class ScopeState {
             guard let bucket else { return }
             for entry in bucket.reversed() {
                 if let best, best.0.id > entry.id { return }
-                guard !entry.isUsedUp else { continue }
+                guard !entry.isUsedUp, entry.scenarioHolds else { continue }
                 // An exact bucket's key already guarantees the method, origin and path.
                 let evaluation = entry.pattern.evaluate(request, exhaustive: false, skippingRoute: isExact)
                 if evaluation.isMatch {

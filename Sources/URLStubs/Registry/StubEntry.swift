@@ -26,25 +26,44 @@ final class StubEntry {
     let expectation: StubExpectation
     let location: StubSourceLocation
     let origin: Origin
-    /// Why the stub cannot answer (a refused response), or `nil`.
+    /// Why the stub cannot answer (a refused response, or a scenario it cannot
+    /// use), or `nil`.
     let refusal: String?
+    /// The scenario state the stub requires and the move it makes, or `nil`.
+    let scenarioRule: ScenarioRule?
     /// The requests this stub answered.
     var hits = 0
     /// The requests that matched a `.never` stub.
     var violations = 0
 
-    init(id: UInt64, pattern: RequestPattern, source: Source, expectation: StubExpectation, location: StubSourceLocation, origin: Origin = .written) {
+    init(
+        id: UInt64,
+        pattern: RequestPattern,
+        source: Source,
+        expectation: StubExpectation,
+        location: StubSourceLocation,
+        origin: Origin = .written,
+        scenarioRule: ScenarioRule? = nil,
+        scenarioRefusal: String? = nil
+    ) {
         self.id = id
         self.origin = origin
         self.pattern = pattern
         self.source = source
         self.expectation = expectation
         self.location = location
-        if case let .fixed(response) = source {
-            refusal = response.refusal
+        self.scenarioRule = scenarioRule
+        if case let .fixed(response) = source, let refusal = response.refusal {
+            self.refusal = refusal
         } else {
-            refusal = nil
+            refusal = scenarioRefusal
         }
+    }
+
+    /// Whether the stub's scenario is in the state the stub requires (always, for
+    /// a stub that requires none).
+    var scenarioHolds: Bool {
+        scenarioRule?.holds ?? true
     }
 
     /// Whether the stub has used every answer its expectation allows.

@@ -27,11 +27,12 @@ extension StubRegistry {
     }
 
     /// Records `request` in the scope it was made in and its enclosing scopes,
-    /// finds the stub that answers it, and takes one of that stub's uses, all in
-    /// one critical section.
+    /// finds the stub that answers it, takes one of that stub's uses and makes the
+    /// stub's scenario transition, all in one critical section.
     ///
     /// Stubs are searched in the request's own scope, then in each enclosing scope,
-    /// then in the global scope; in each, the newest matching stub wins. A deferred
+    /// then in the global scope; in each, the newest matching stub wins (a stub
+    /// whose scenario is not in the state it requires does not match). A deferred
     /// answer is registered as in flight for `pending`, so that the scope fails it
     /// if it ends first. Waiters that the request satisfies are woken after the
     /// lock is released.
@@ -122,6 +123,9 @@ extension StubRegistry {
             resolution = .fail(StubFailure.error(FailureMessages.refused(request, stub: entry, reason: refusal), url: request.url))
         } else {
             entry.hits += 1
+            // In the critical section that took the use: one move per answer,
+            // however many requests race for the stub.
+            entry.scenarioRule?.apply()
             exchange.source = entry.answerSource
             switch entry.source {
             case let .fixed(response):
@@ -143,11 +147,12 @@ extension StubRegistry {
         return resolution
     }
 
-    /// The newest stub of `chain`, nearest scope first, that matches `request` but
-    /// has answered every request its expectation allows.
+    /// The newest stub of `chain`, nearest scope first, that matches `request` (and
+    /// finds its scenario in the state it requires) but has answered every request
+    /// its expectation allows.
     private static func usedUpMatch(for request: RecordedRequest, in chain: [ScopeState]) -> StubEntry? {
         for member in chain {
-            for entry in member.entries.reversed() where entry.isUsedUp {
+            for entry in member.entries.reversed() where entry.isUsedUp && entry.scenarioHolds {
                 if entry.pattern.evaluate(request, exhaustive: false).isMatch {
                     return entry
                 }
@@ -227,7 +232,7 @@ extension StubRegistry {
                     stub: entry.pattern.description,
                     location: entry.location,
                     scope: member.scope,
-                    mismatches: evaluation.mismatches
+                    mismatches: evaluation.mismatches + (entry.scenarioRule?.mismatches ?? [])
                 )
                 candidates.append((miss, entry.id))
             }

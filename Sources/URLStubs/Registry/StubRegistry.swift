@@ -13,9 +13,9 @@ import Foundation
 /// request) or blocking that thread on the actor's executor. So the registry keeps
 /// its state in one ``Locked`` value, which the protocol and the async API both
 /// enter inline, for a few microseconds. The rules that keep this safe:
-/// - everything about stubs, uses, logs and in-flight requests changes inside one
-///   critical section, so a stub's last use is taken exactly once however many
-///   requests race for it;
+/// - everything about stubs, uses, scenarios, logs and in-flight requests changes
+///   inside one critical section, so a stub's last use is taken, and a scenario
+///   moved, exactly once however many requests race for it;
 /// - nothing inside a critical section calls Foundation's URL loading, resumes a
 ///   continuation, or writes to a file: such work is collected and done after the
 ///   lock is released (failing abandoned requests, waking waiters, warnings).
@@ -139,13 +139,17 @@ final class StubRegistry: Sendable {
         state.withLock { $0.scopes[scope.id] != nil }
     }
 
-    /// Registers a stub in `scope`; returns its id, or `nil` when the scope has ended.
+    /// Registers a stub in `scope` that answers only while `condition` holds and
+    /// makes `transition` when it answers; returns its id, or `nil` when the scope
+    /// has ended.
     func register(
         _ pattern: RequestPattern,
         source: StubEntry.Source,
         expectation: StubExpectation,
         location: StubSourceLocation,
         origin: StubEntry.Origin = .written,
+        when condition: StubScenario.Condition? = nil,
+        then transition: StubScenario.Transition? = nil,
         in scope: StubScope
     ) -> UInt64? {
         let (id, warning) = state.withLock { state -> (UInt64?, String?) in
@@ -153,7 +157,17 @@ final class StubRegistry: Sendable {
                 let hasEnded = scope.id < state.nextScopeID
                 return (nil, ScopeMessages.ignoredStub(pattern, at: location, scope: scope, hasEnded: hasEnded))
             }
-            let entry = StubEntry(id: state.nextStubID, pattern: pattern, source: source, expectation: expectation, location: location, origin: origin)
+            let scenarios = Self.scenarioRule(condition, transition, in: scopeState, state: state)
+            let entry = StubEntry(
+                id: state.nextStubID,
+                pattern: pattern,
+                source: source,
+                expectation: expectation,
+                location: location,
+                origin: origin,
+                scenarioRule: scenarios.rule,
+                scenarioRefusal: scenarios.refusal
+            )
             state.nextStubID += 1
             let refusal = pattern.problem.map { (reason: $0, message: ScopeMessages.unusablePattern(pattern, reason: $0)) }
                 ?? entry.refusal.map { (reason: $0, message: ScopeMessages.refusedStub(pattern, reason: $0)) }

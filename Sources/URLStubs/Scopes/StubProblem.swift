@@ -6,8 +6,10 @@ public struct StubProblem: Sendable {
         case unmatchedRequest(RecordedRequest, nearMisses: [NearMiss])
         /// A stub that answered fewer (or more) requests than its expectation.
         case unmetExpectation(stub: String, expected: StubExpectation, actual: Int)
-        /// A stub whose pattern or response cannot be used, with the reason.
+        /// A stub whose pattern, response or scenario cannot be used, with the reason.
         case invalidStub(stub: String, reason: String)
+        /// A scenario that could not be created, or moved, as asked, with the reason.
+        case invalidScenario(scenario: String, reason: String)
         /// A request still waiting for a delayed or computed response when the
         /// scope ended; it failed with an error. Only a warning: the test may have
         /// meant to leave it.
@@ -23,8 +25,9 @@ public struct StubProblem: Sendable {
     public let kind: Kind
     /// A complete sentence describing the problem, as reports show it.
     public let message: String
-    /// Where to look: the stub's registration for stub problems, the scope's
-    /// opening for unmatched and abandoned requests (when known).
+    /// Where to look: the stub's registration for stub problems, the call that
+    /// created or moved the scenario for scenario problems, the scope's opening
+    /// for unmatched and abandoned requests (when known).
     public let location: StubSourceLocation?
 
     /// Whether the problem is only a warning, which does not fail a test and does

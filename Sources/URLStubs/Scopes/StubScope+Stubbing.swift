@@ -12,19 +12,25 @@ extension StubScope {
     ///   - pattern: Which requests to answer, such as `.get("https://api.example.com/users/{id}")`.
     ///   - response: What to answer, such as `.json(user)` or `.failure(.timedOut)`.
     ///   - times: How many requests the stub must and may answer; by default any number.
+    ///   - condition: The state a scenario must be in for the stub to match, such
+    ///     as `cart.is("empty")`; by default none.
+    ///   - transition: The state the stub moves a scenario to when it answers a
+    ///     request, such as `cart.moves(to: "filled")`; by default none.
     /// - Returns: A handle to query or remove the stub.
     @discardableResult
     nonisolated(nonsending) public func stub(
         _ pattern: RequestPattern,
         with response: StubResponse,
         times: StubExpectation = .any,
+        when condition: StubScenario.Condition? = nil,
+        then transition: StubScenario.Transition? = nil,
         fileID: String = #fileID,
         filePath: String = #filePath,
         line: Int = #line,
         column: Int = #column
     ) async -> Stub {
         let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        return register(pattern, source: .fixed(response), times: times, location: location)
+        return register(pattern, source: .fixed(response), times: times, when: condition, then: transition, location: location)
     }
 
     /// Answers the requests that match `pattern` with the response `respond` computes
@@ -34,10 +40,16 @@ extension StubScope {
     /// throw: a thrown error fails the request with that error. If the scope ends
     /// before the closure returns, the request fails and the closure's task is
     /// cancelled.
+    ///
+    /// With a `condition`, the stub matches only while the scenario is in that
+    /// state; with a `transition`, it moves the scenario when it takes a request,
+    /// before the closure runs.
     @discardableResult
     nonisolated(nonsending) public func stub(
         _ pattern: RequestPattern,
         times: StubExpectation = .any,
+        when condition: StubScenario.Condition? = nil,
+        then transition: StubScenario.Transition? = nil,
         fileID: String = #fileID,
         filePath: String = #filePath,
         line: Int = #line,
@@ -45,10 +57,10 @@ extension StubScope {
         respond: @escaping @Sendable (RecordedRequest) async throws -> StubResponse
     ) async -> Stub {
         let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        return register(pattern, source: .dynamic(respond), times: times, location: location)
+        return register(pattern, source: .dynamic(respond), times: times, when: condition, then: transition, location: location)
     }
 
-    /// Removes every stub of the scope; the request log is kept.
+    /// Removes every stub of the scope; the request log and the scenarios are kept.
     nonisolated(nonsending) public func removeAllStubs() async {
         StubRegistry.shared.removeAllStubs(from: self)
     }
@@ -60,14 +72,25 @@ extension StubScope {
         }
     }
 
-    /// Registers a stub answered by `source` and returns its handle.
+    /// Registers a stub answered by `source`, under `condition` and making
+    /// `transition`, and returns its handle.
     func register(
         _ pattern: RequestPattern,
         source: StubEntry.Source,
         times: StubExpectation,
+        when condition: StubScenario.Condition? = nil,
+        then transition: StubScenario.Transition? = nil,
         location: StubSourceLocation
     ) -> Stub {
-        let id = StubRegistry.shared.register(pattern, source: source, expectation: times, location: location, in: self)
+        let id = StubRegistry.shared.register(
+            pattern,
+            source: source,
+            expectation: times,
+            location: location,
+            when: condition,
+            then: transition,
+            in: self
+        )
         return Stub(id: id ?? 0, scope: self, pattern: pattern.description, location: location)
     }
 }

@@ -1,0 +1,123 @@
+extension StubRegistry {
+    /// Creates the scenario `name` of `scope` in the state `start`, unless the scope
+    /// already has it.
+    ///
+    /// A scenario with an empty name or start state is kept, refused, so that the
+    /// stubs naming it are refused with the reason too; asking again with another
+    /// start state is a problem, and the scenario keeps its first start state. As
+    /// with stubs, a problem of the global scope is a warning.
+    func createScenario(_ name: String, startingIn start: String, at location: StubSourceLocation, in scope: StubScope) {
+        let warning = state.withLock { state -> String? in
+            guard let scopeState = state.scopes[scope.id] else {
+                let hasEnded = scope.id < state.nextScopeID
+                return ScenarioMessages.ignoredCreation(name, at: location, scope: scope, hasEnded: hasEnded)
+            }
+            if let existing = scopeState.scenarios[name] {
+                guard existing.start != start else { return nil }
+                let reason = ScenarioMessages.existingStart(of: existing)
+                let message = ScenarioMessages.conflictingStart(name, start: start, reason: reason)
+                return Self.report(.invalidScenario(scenario: name, reason: reason), message: message, at: location, in: scopeState)
+            }
+            let refusal = ScenarioMessages.refusal(name: name, start: start)
+            scopeState.scenarios[name] = ScenarioState(name: name, scope: scope, start: start, location: location, refusal: refusal)
+            guard let refusal else { return nil }
+            let message = ScenarioMessages.refused(name, reason: refusal)
+            return Self.report(.invalidScenario(scenario: name, reason: refusal), message: message, at: location, in: scopeState)
+        }
+        if let warning {
+            Self.warn(warning)
+        }
+    }
+
+    /// The state `scenario` is in, or `nil` when its scope has ended or it could
+    /// not be created.
+    func state(of scenario: StubScenario) -> String? {
+        state.withLock { state in
+            guard let scenarioState = state.scopes[scenario.scope.id]?.scenarios[scenario.name], scenarioState.refusal == nil else {
+                return nil
+            }
+            return scenarioState.current
+        }
+    }
+
+    /// Puts `scenario` in the state `target`, as if a stub had moved it.
+    func move(_ scenario: StubScenario, to target: String, at location: StubSourceLocation) {
+        let warning = state.withLock { state -> String? in
+            guard let scopeState = state.scopes[scenario.scope.id] else {
+                let hasEnded = scenario.scope.id < state.nextScopeID
+                return ScenarioMessages.ignoredMove(scenario.name, to: target, at: location, scope: scenario.scope, hasEnded: hasEnded)
+            }
+            let reason: String
+            if let scenarioState = scopeState.scenarios[scenario.name] {
+                if let refusal = scenarioState.refusal {
+                    reason = ScenarioMessages.unusable(reason: refusal)
+                } else if target.isEmpty {
+                    reason = ScenarioMessages.unnamedState
+                } else {
+                    scenarioState.current = target
+                    return nil
+                }
+            } else {
+                reason = ScenarioMessages.missing(in: scenario.scope)
+            }
+            let message = ScenarioMessages.notMoved(scenario.name, to: target, reason: reason)
+            return Self.report(.invalidScenario(scenario: scenario.name, reason: reason), message: message, at: location, in: scopeState)
+        }
+        if let warning {
+            Self.warn(warning)
+        }
+    }
+
+    /// The rule of a stub registered in `scopeState` that requires `condition` and
+    /// makes `transition`, or why the stub must be refused.
+    ///
+    /// A stub may name the scenarios of its own scope, of the scopes enclosing it
+    /// and of the global scope: the scopes whose stubs it could fall back on.
+    static func scenarioRule(
+        _ condition: StubScenario.Condition?,
+        _ transition: StubScenario.Transition?,
+        in scopeState: ScopeState,
+        state: State
+    ) -> (rule: ScenarioRule?, refusal: String?) {
+        /// The scenario's state, or why the stub cannot use it.
+        func lookUp(_ scenario: StubScenario, in target: String, unnamed: (StubScenario) -> String) -> (ScenarioState?, String?) {
+            let visible = scenario.scope == scopeState.scope || scenario.scope.isGlobal || scopeState.ancestors.contains(scenario.scope)
+            guard visible else {
+                return (nil, ScenarioMessages.foreignScenario(scenario))
+            }
+            guard let owner = state.scopes[scenario.scope.id] else {
+                return (nil, ScenarioMessages.endedScenario(scenario))
+            }
+            guard let scenarioState = owner.scenarios[scenario.name] else {
+                return (nil, ScenarioMessages.missingScenario(scenario))
+            }
+            if let refusal = scenarioState.refusal {
+                return (nil, ScenarioMessages.unusableScenario(scenario, reason: refusal))
+            }
+            return target.isEmpty ? (nil, unnamed(scenario)) : (scenarioState, nil)
+        }
+        guard condition != nil || transition != nil else { return (nil, nil) }
+        var rule = ScenarioRule()
+        if let condition {
+            let (scenarioState, refusal) = lookUp(condition.scenario, in: condition.state, unnamed: ScenarioMessages.unnamedCondition)
+            guard let scenarioState else { return (nil, refusal) }
+            rule.condition = (scenarioState, condition.state)
+        }
+        if let transition {
+            let (scenarioState, refusal) = lookUp(transition.scenario, in: transition.state, unnamed: ScenarioMessages.unnamedTransition)
+            guard let scenarioState else { return (nil, refusal) }
+            rule.transition = (scenarioState, transition.state)
+        }
+        return (rule, nil)
+    }
+
+    /// Records a problem of `scopeState`, or returns its message as a warning when
+    /// the scope is the global one, which reports no problems.
+    private static func report(_ kind: StubProblem.Kind, message: String, at location: StubSourceLocation, in scopeState: ScopeState) -> String? {
+        if scopeState.scope.isGlobal {
+            return message
+        }
+        scopeState.problems.append(StubProblem(kind: kind, message: message, location: location))
+        return nil
+    }
+}
