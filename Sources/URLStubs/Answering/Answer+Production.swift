@@ -22,22 +22,31 @@ extension Answer {
     /// the request's scope (so that requests it makes are answered there too) and
     /// then waits out its response's delay, or sends the request to the network.
     ///
+    /// Waits are on the clock of the request's scope, and end with
+    /// `URLError.timedOut` at the request's `timeoutInterval` when that comes first,
+    /// as a server too slow to answer would.
+    ///
     /// Returns `nil` when the calling task is cancelled first: whoever cancelled it
     /// (a stop, a cancel, or the scope's end) answers the request itself.
     static func produce(_ resolution: StubRegistry.Resolution, in scope: StubScope?) async -> Answer? {
         switch resolution {
         case let .respond(response, exchange):
-            guard await sleep(response.delay) else { return nil }
-            return answer(with: response, for: exchange, in: scope)
+            return await answer(with: response, after: response.delay, for: exchange, in: scope)
         case let .compute(respond, exchange):
-            do {
-                let response = try await StubScope.currentBinding.withValue(scope) { try await respond(exchange.request) }
-                guard await sleep(response.delay) else { return nil }
-                return answer(with: response, for: exchange, in: scope)
-            } catch {
+            let computed = await RequestTimeout(exchange).race {
+                try await StubScope.currentBinding.withValue(scope) { try await respond(exchange.request) }
+            }
+            switch computed {
+            case let .finished(.success(response))?:
+                return await answer(with: response, after: response.delay, for: exchange, in: scope)
+            case let .finished(.failure(error))?:
                 guard !Task.isCancelled else { return nil }
                 StubRegistry.shared.record(.failure(error), of: exchange)
                 return .failure(error)
+            case .timedOut?:
+                return timedOut(exchange)
+            case nil:
+                return nil
             }
         case let .passThrough(exchange):
             let live = await LiveRequest.send(exchange.request)
@@ -49,9 +58,18 @@ extension Answer {
         }
     }
 
-    /// The answer `response` gives the logged request, written down in its log (a
-    /// stream writes its outcome when it ends).
-    private static func answer(with response: StubResponse, for exchange: LoggedExchange, in scope: StubScope?) -> Answer {
+    /// The answer `response` gives the logged request once `delay` has passed (or
+    /// the request timed out first), written down in its log (a stream writes its
+    /// outcome when it ends); `nil` when cancelled first.
+    private static func answer(with response: StubResponse, after delay: Duration?, for exchange: LoggedExchange, in scope: StubScope?) async -> Answer? {
+        switch await RequestTimeout(exchange).wait(delay) {
+        case .elapsed:
+            break
+        case .timedOut:
+            return timedOut(exchange)
+        case .cancelled:
+            return nil
+        }
         let answer = Answer(response, for: exchange.request, exchange: exchange, scope: scope)
         if case .stream = answer {
             return answer
@@ -60,9 +78,10 @@ extension Answer {
         return answer
     }
 
-    /// Waits `delay`; returns `false` when cancelled first.
-    private static func sleep(_ delay: Duration?) async -> Bool {
-        guard let delay else { return !Task.isCancelled }
-        return await sleepUnlessCancelled(for: delay)
+    /// The failure of a request that timed out, written down in its log.
+    private static func timedOut(_ exchange: LoggedExchange) -> Answer {
+        let error = RequestTimeout(exchange).error
+        StubRegistry.shared.record(.failure(error), of: exchange)
+        return .failure(error)
     }
 }

@@ -34,6 +34,10 @@ enum FailureMessages {
         return "URLStubs: too many redirects: after \(hops) in a row, \(from) redirects again (\(response.statusCode)) to \(to); a stub may redirect in a loop."
     }
 
+    static func timedOut(_ request: RecordedRequest, after interval: Duration) -> String {
+        "URLStubs: \(request) timed out: no answer within its timeoutInterval of \(interval) on its scope's clock."
+    }
+
     static func unframableWrittenEvent(_ problem: String) -> String {
         "URLStubs: the stream's closure wrote a server-sent event that cannot be framed: \(problem)."
     }

@@ -11,9 +11,17 @@ final class LoggedExchange: @unchecked Sendable {
     var outcome: RecordedExchange.Outcome = .waiting
     /// What answered it.
     var source: RecordedExchange.Source = .none
+    /// The clock of the scope the request was made in, which times its answer.
+    let clock: ScopeClock
+    /// When the request arrived, on ``clock``, since its scope opened.
+    let startedAt: Duration
+    /// When it ended, on ``clock``; `nil` while it waits.
+    var endedAt: Duration?
 
-    init(_ request: RecordedRequest) {
+    init(_ request: RecordedRequest, clock: ScopeClock) {
         self.request = request
+        self.clock = clock
+        startedAt = clock.elapsed()
     }
 
     /// Sets the outcome unless one was set first: whichever of the answer, a cancel
@@ -21,11 +29,12 @@ final class LoggedExchange: @unchecked Sendable {
     func settle(_ outcome: RecordedExchange.Outcome) {
         if self.outcome.isWaiting {
             self.outcome = outcome
+            endedAt = clock.elapsed()
         }
     }
 
     /// The entry as users read it.
     var snapshot: RecordedExchange {
-        RecordedExchange(request: request, outcome: outcome, source: source)
+        RecordedExchange(request: request, outcome: outcome, source: source, startedAt: startedAt, endedAt: endedAt)
     }
 }

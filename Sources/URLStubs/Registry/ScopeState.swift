@@ -10,6 +10,8 @@ final class ScopeState {
     }
 
     let scope: StubScope
+    /// The clock the scope times its answers on.
+    let clock: ScopeClock
     let name: String?
     /// The enclosing scopes, innermost first (the global scope is not among them).
     let ancestors: [StubScope]
@@ -54,8 +56,9 @@ final class ScopeState {
         entries.map { StubUsage(pattern: $0.pattern.description, location: $0.location, hits: $0.hits) }
     }
 
-    init(scope: StubScope, name: String?, ancestors: [StubScope], location: StubSourceLocation?, logLimit: Int? = nil) {
+    init(scope: StubScope, name: String?, ancestors: [StubScope], location: StubSourceLocation?, clock: ScopeClock, logLimit: Int? = nil) {
         self.scope = scope
+        self.clock = clock
         self.name = name
         self.ancestors = ancestors
         self.location = location

@@ -212,7 +212,7 @@ extension StubRegistry {
         isUnscoped: Bool,
         wakeUps: inout [(RequestWaiter, [RecordedRequest])]
     ) -> LoggedExchange {
-        let exchange = LoggedExchange(request)
+        let exchange = LoggedExchange(request, clock: chain[0].clock)
         for member in chain {
             if member.scope.isGlobal, !isUnscoped {
                 continue

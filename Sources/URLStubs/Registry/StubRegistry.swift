@@ -40,12 +40,12 @@ final class StubRegistry: Sendable {
     /// Creates a registry holding only the global scope, whose log keeps the most
     /// recent `globalLogLimit` unscoped requests.
     init(globalLogLimit: Int = StubRegistry.globalLogLimit) {
-        let global = ScopeState(scope: .global, name: nil, ancestors: [], location: nil, logLimit: globalLogLimit)
+        let global = ScopeState(scope: .global, name: nil, ancestors: [], location: nil, clock: .continuous(), logLimit: globalLogLimit)
         state = Locked(State(scopes: [StubScope.global.id: global]))
     }
 
     /// Opens a new scope inside `parent` (or at the top when `parent` is nil).
-    func openScope(name: String?, parent: StubScope?, location: StubSourceLocation?) -> (StubScope, title: String) {
+    func openScope(name: String?, parent: StubScope?, location: StubSourceLocation?, clock: ScopeClock? = nil) -> (StubScope, title: String) {
         StubInterception.prepare()
         return state.withLock { state in
             let scope = StubScope(id: state.nextScopeID)
@@ -54,7 +54,9 @@ final class StubRegistry: Sendable {
             if let parent, !parent.isGlobal {
                 ancestors = [parent] + (state.scopes[parent.id]?.ancestors ?? [])
             }
-            let scopeState = ScopeState(scope: scope, name: name, ancestors: ancestors, location: location)
+            // A nested scope keeps the clock of the scope it is nested in unless given one.
+            let inherited = parent.flatMap { state.scopes[$0.id] }.map(\.clock).flatMap { $0.isContinuous ? nil : $0 }
+            let scopeState = ScopeState(scope: scope, name: name, ancestors: ancestors, location: location, clock: clock ?? inherited ?? .continuous())
             state.scopes[scope.id] = scopeState
             return (scope, scopeState.title)
         }

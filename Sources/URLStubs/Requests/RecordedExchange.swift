@@ -40,6 +40,12 @@ public struct RecordedExchange: Sendable {
     public let outcome: Outcome
     /// What answered the request.
     public let source: Source
+    /// When the request arrived, on its scope's clock, counted from the scope's
+    /// opening.
+    public let startedAt: Duration
+    /// When the request ended, on its scope's clock, counted from the scope's
+    /// opening; `nil` while it waits.
+    public let endedAt: Duration?
 }
 
 extension RecordedExchange: CustomStringConvertible {

@@ -23,7 +23,7 @@ struct RedactionTests {
         var request = URLRequest(url: url)
         request.allHTTPHeaderFields = headers
         let recorded = RecordedRequest(urlRequest: request, body: body.map { Data($0.utf8) }, sequenceNumber: 1)
-        return RecordedExchange(request: recorded, outcome: .response(status: status, headers: responseHeaders, body: Data(responseBody.utf8)), source: .network)
+        return RecordedExchange(request: recorded, outcome: .response(status: status, headers: responseHeaders, body: Data(responseBody.utf8)), source: .network, startedAt: .zero, endedAt: .zero)
     }
 
     /// Records `traffic` with `redaction` into a fresh file; returns the error, or

@@ -29,11 +29,14 @@ final class StreamEmitter: Sendable {
 
     private let progress = Locked(Progress())
     private let stream: ResponseStream
+    /// The clock throttling waits on.
+    private let clock: ScopeClock
     /// Delivers one piece; returns `false` when the request went away.
     private let sink: @Sendable (Data) -> Bool
 
-    init(_ stream: ResponseStream, sink: @escaping @Sendable (Data) -> Bool) {
+    init(_ stream: ResponseStream, clock: ScopeClock, sink: @escaping @Sendable (Data) -> Bool) {
         self.stream = stream
+        self.clock = clock
         self.sink = sink
     }
 
@@ -117,6 +120,6 @@ final class StreamEmitter: Sendable {
     private func wait(for slice: Data) async -> Bool {
         guard let rate = stream.bytesPerSecond else { return !Task.isCancelled }
         let nanoseconds = Int64(slice.count) * 1_000_000_000 / Int64(rate)
-        return await sleepUnlessCancelled(for: .nanoseconds(nanoseconds))
+        return await clock.sleep(.nanoseconds(nanoseconds))
     }
 }

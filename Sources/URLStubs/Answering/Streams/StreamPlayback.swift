@@ -27,13 +27,17 @@ struct StreamPlayback: Sendable {
     /// request log, and returns how the stream ended; `nil` when it was cancelled
     /// (or its request went away) first.
     func play(into sink: @escaping @Sendable (Data) -> Bool) async -> End? {
-        let emitter = StreamEmitter(stream, sink: sink)
+        let emitter = StreamEmitter(stream, clock: exchange?.clock ?? .continuous(), sink: sink)
         var thrown: (any Error)?
         switch stream.source {
         case let .chunks(chunks, interval):
             for (index, chunk) in chunks.enumerated() {
-                if index > 0, interval > .zero {
-                    guard await sleepUnlessCancelled(for: interval) else { return nil }
+                if index > 0 {
+                    switch await idle(interval) {
+                    case .elapsed: break
+                    case .timedOut: return finish(.failed(timeout), body: emitter.end().body)
+                    case .cancelled: return nil
+                    }
                 }
                 guard await emitter.write(chunk) else { break }
             }
@@ -63,11 +67,32 @@ struct StreamPlayback: Sendable {
             case .end?, nil:
                 end = .finished
             case .stall?:
-                // Nothing more, ever: the request waits for its cancel or its scope's end.
-                _ = await sleepUnlessCancelled(for: .seconds(Int64.max))
-                return nil
+                // Nothing more, ever: the request waits for its timeout, its cancel or
+                // its scope's end.
+                guard case .timedOut = await idle(.seconds(Int64.max)) else { return nil }
+                end = .failed(timeout)
             }
         }
+        return finish(end, body: body)
+    }
+
+    /// Waits `duration` between two pieces, on the scope's clock, or until the
+    /// request times out idle.
+    private func idle(_ duration: Duration) async -> RequestTimeout.WaitEnd {
+        guard let exchange else {
+            guard duration > .zero else { return Task.isCancelled ? .cancelled : .elapsed }
+            return await sleepUnlessCancelled(for: duration) ? .elapsed : .cancelled
+        }
+        return await RequestTimeout(exchange).waitIdle(duration)
+    }
+
+    /// The error of a stream that timed out idle.
+    private var timeout: any Error {
+        exchange.map { RequestTimeout($0).error } ?? URLError(.timedOut)
+    }
+
+    /// Writes down how the stream ended, with the body it delivered, and returns it.
+    private func finish(_ end: End, body: Data) -> End {
         if let exchange {
             switch end {
             case .finished:

@@ -1,0 +1,60 @@
+/// The clock a scope times its answers on: delays, stream intervals, throttling,
+/// stalls and request timeouts. The continuous clock unless the test gave its own.
+///
+/// Nested scopes take the clock of the scope they are nested in unless they are
+/// given one.
+struct ScopeClock: Sendable {
+    /// Waits `duration` on the clock; `false` when the waiting task is cancelled first.
+    let sleep: @Sendable (Duration) async -> Bool
+    /// How much time the clock says has passed since the scope opened.
+    let elapsed: @Sendable () -> Duration
+    /// Whether this is the continuous clock the scope uses by default.
+    let isContinuous: Bool
+
+    /// The continuous clock, with waits kept in one timer heap (see ``Delays``).
+    static func continuous() -> ScopeClock {
+        let clock = ContinuousClock()
+        let start = clock.now
+        return ScopeClock(sleep: { await sleepUnlessCancelled(for: $0) }, elapsed: { start.duration(to: clock.now) }, isContinuous: true)
+    }
+
+    /// `clock`, as given to a scope.
+    init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        if clock is ContinuousClock {
+            self = .continuous()
+            return
+        }
+        let start = clock.now
+        self.init(
+            sleep: { duration in
+                // A day at a time, as the continuous clock's waits: clocks that count
+                // in nanoseconds trap on `.seconds(.max)`.
+                var remaining = max(duration, .zero)
+                repeat {
+                    let step = min(remaining, .seconds(86_400))
+                    do {
+                        try await clock.sleep(until: clock.now.advanced(by: step), tolerance: nil)
+                    } catch {
+                        return false
+                    }
+                    remaining -= step
+                } while remaining > .zero
+                return !Task.isCancelled
+            },
+            elapsed: { start.duration(to: clock.now) },
+            isContinuous: false
+        )
+    }
+
+    private init(sleep: @escaping @Sendable (Duration) async -> Bool, elapsed: @escaping @Sendable () -> Duration, isContinuous: Bool) {
+        self.sleep = sleep
+        self.elapsed = elapsed
+        self.isContinuous = isContinuous
+    }
+
+    /// Waits until the waiting task is cancelled, on no clock: a wait that only a
+    /// cancel (or the scope's end, which cancels it) ends.
+    static func untilCancelled() async {
+        _ = await sleepUnlessCancelled(for: .seconds(Int64.max))
+    }
+}
