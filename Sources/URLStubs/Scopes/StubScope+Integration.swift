@@ -26,13 +26,16 @@ extension StubScope {
     /// Runs `body` in a new scope, nested in the current one, and returns its
     /// result together with the problems found when the scope ended, without
     /// throwing them.
+    /// A `clock` times the scope's answers (delays, streams, timeouts); `nil`
+    /// keeps the enclosing scope's, or the continuous clock.
     public static func withNewScope<Value>(
         name: String?,
         location: StubSourceLocation,
+        clock: (any Clock<Duration>)? = nil,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (StubScope) async throws -> Value
     ) async -> Outcome<Value> {
-        let (scope, title) = StubRegistry.shared.openScope(name: name, parent: current, location: location)
+        let (scope, title) = StubRegistry.shared.openScope(name: name, parent: current, location: location, clock: clock.map { ScopeClock($0) })
         let result: Swift.Result<Value, any Error>
         do {
             result = .success(try await currentBinding.withValue(scope, operation: { try await body(scope) }, isolation: isolation))

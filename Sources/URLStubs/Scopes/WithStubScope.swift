@@ -36,7 +36,39 @@ public func withStubScope<Result>(
     _ body: (StubScope) async throws -> Result
 ) async throws -> Result {
     let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    return try await withVerifiedScope(name: name, location: location, isolation: isolation, body)
+    return try await withVerifiedScope(name: name, location: location, clock: nil, isolation: isolation, body)
+}
+
+/// Runs `body` inside a new stub scope whose answers are timed by `clock`, and ends
+/// the scope when `body` returns.
+///
+/// Every time-based behaviour of the scope and of the scopes nested in it runs on
+/// `clock`: `.delayed(by:)`, stream intervals, throttling, stalls and the requests'
+/// `timeoutInterval`. With a ``ManualClock`` a test of a 60-second timeout or of a
+/// retry's backoff runs in microseconds:
+///
+/// ```swift
+/// let clock = ManualClock()
+/// try await withStubScope(clock: clock) { scope in
+///     await scope.stub(.get(url), with: .text("late").delayed(by: .seconds(90)))
+///     async let result = client.load()          // timeoutInterval 60 s
+///     try await clock.waitForSleepers(atLeast: 1)
+///     await clock.advance(by: .seconds(60))     // the request fails with .timedOut now
+/// }
+/// ```
+@discardableResult
+public func withStubScope<Result>(
+    _ name: String? = nil,
+    clock: some Clock<Duration>,
+    fileID: String = #fileID,
+    filePath: String = #filePath,
+    line: Int = #line,
+    column: Int = #column,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (StubScope) async throws -> Result
+) async throws -> Result {
+    let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    return try await withVerifiedScope(name: name, location: location, clock: clock, isolation: isolation, body)
 }
 
 /// Runs `body` in a new scope and throws what `body` threw, else the scope's
@@ -44,10 +76,11 @@ public func withStubScope<Result>(
 func withVerifiedScope<Result>(
     name: String?,
     location: StubSourceLocation,
+    clock: (any Clock<Duration>)?,
     isolation: isolated (any Actor)?,
     _ body: (StubScope) async throws -> Result
 ) async throws -> Result {
-    let outcome = await StubScope.withNewScope(name: name, location: location, isolation: isolation, body)
+    let outcome = await StubScope.withNewScope(name: name, location: location, clock: clock, isolation: isolation, body)
     let value = try outcome.result.get()
     if outcome.problems.contains(where: { !$0.isWarning }) {
         throw StubVerificationError(scope: outcome.title, problems: outcome.problems)

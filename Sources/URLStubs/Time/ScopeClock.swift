@@ -10,12 +10,14 @@ struct ScopeClock: Sendable {
     let elapsed: @Sendable () -> Duration
     /// Whether this is the continuous clock the scope uses by default.
     let isContinuous: Bool
+    /// The clock as the test gave it.
+    let base: any Clock<Duration>
 
     /// The continuous clock, with waits kept in one timer heap (see ``Delays``).
     static func continuous() -> ScopeClock {
         let clock = ContinuousClock()
         let start = clock.now
-        return ScopeClock(sleep: { await sleepUnlessCancelled(for: $0) }, elapsed: { start.duration(to: clock.now) }, isContinuous: true)
+        return ScopeClock(sleep: { await sleepUnlessCancelled(for: $0) }, elapsed: { start.duration(to: clock.now) }, isContinuous: true, base: clock)
     }
 
     /// `clock`, as given to a scope.
@@ -42,14 +44,21 @@ struct ScopeClock: Sendable {
                 return !Task.isCancelled
             },
             elapsed: { start.duration(to: clock.now) },
-            isContinuous: false
+            isContinuous: false,
+            base: clock
         )
     }
 
-    private init(sleep: @escaping @Sendable (Duration) async -> Bool, elapsed: @escaping @Sendable () -> Duration, isContinuous: Bool) {
+    private init(
+        sleep: @escaping @Sendable (Duration) async -> Bool,
+        elapsed: @escaping @Sendable () -> Duration,
+        isContinuous: Bool,
+        base: any Clock<Duration>
+    ) {
         self.sleep = sleep
         self.elapsed = elapsed
         self.isContinuous = isContinuous
+        self.base = base
     }
 
     /// Waits until the waiting task is cancelled, on no clock: a wait that only a

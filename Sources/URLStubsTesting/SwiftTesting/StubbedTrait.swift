@@ -32,6 +32,8 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
     let location: StubSourceLocation?
     /// The cassette each test case replays and records, when one is asked for.
     var cassette: TraitCassette?
+    /// Makes the clock of each test case's scope; `nil` for the continuous clock.
+    var clock: (@Sendable () -> any Clock<Duration>)?
 
     /// Always `true`: on a suite, every test case below it gets its own scope.
     public var isRecursive: Bool {
@@ -71,7 +73,7 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
             return
         }
         let location = self.location ?? StubSourceLocation(test.sourceLocation)
-        let outcome = await StubScope.withNewScope(name: test.displayName ?? test.name, location: location) { scope in
+        let outcome = await StubScope.withNewScope(name: test.displayName ?? test.name, location: location, clock: self.clock?()) { scope in
             try await Self.$traitScope.withValue(scope) {
                 if let cassette {
                     try await scope.useCassette(cassette.file(for: test, testCase: testCase), mode: cassette.mode, redaction: cassette.redaction, location: location)
@@ -124,6 +126,31 @@ extension Trait where Self == StubbedTrait {
         _ setup: @escaping @Sendable (StubScope) async throws -> Void
     ) -> StubbedTrait {
         StubbedTrait(setup: setup, location: StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// Runs each test case in a fresh stub scope timed by a clock `clock` makes for
+    /// it, after registering the baseline stubs of `setup`.
+    ///
+    /// Read the clock in the test with ``StubScope/clock``:
+    ///
+    /// ```swift
+    /// @Test(.stubbed(clock: { ManualClock() }))
+    /// func retriesAfterBackoff() async throws {
+    ///     let clock = try #require(await StubScope.currentTest().clock as? ManualClock)
+    ///     ...
+    /// }
+    /// ```
+    public static func stubbed(
+        clock: @escaping @Sendable () -> any Clock<Duration>,
+        fileID: String = #fileID,
+        filePath: String = #filePath,
+        line: Int = #line,
+        column: Int = #column,
+        _ setup: (@Sendable (StubScope) async throws -> Void)? = nil
+    ) -> StubbedTrait {
+        var trait = StubbedTrait(setup: setup, location: StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        trait.clock = clock
+        return trait
     }
 
     /// Runs each test case in a fresh stub scope that replays and records the HAR

@@ -37,7 +37,7 @@ public func withStubScope<Result>(
     _ body: (StubScope) async throws -> Result
 ) async throws -> Result {
     let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    return try await withVerifiedScope(name: name, location: location, isolation: isolation) { scope in
+    return try await withVerifiedScope(name: name, location: location, clock: nil, isolation: isolation) { scope in
         try await scope.useCassette(cassette, mode: mode, redaction: redaction, location: location)
         return try await body(scope)
     }
