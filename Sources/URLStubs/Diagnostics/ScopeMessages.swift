@@ -33,6 +33,14 @@ enum ScopeMessages {
         let expectation = entry.expectation
         let answered = entry.hits + entry.violations
         let isMet = answered >= expectation.minimum && expectation.maximum.map { answered <= $0 } ?? true
+        if isMet, expectation.requiresCancellation, entry.cancellations < entry.hits, entry.refusal == nil {
+            let answeredCount = entry.hits - entry.cancellations
+            return StubProblem(
+                kind: .unmetExpectation(stub: entry.pattern.description, expected: expectation, actual: answered),
+                message: "The stub \(entry.summary) expected every request to be cancelled by its caller, but \(answeredCount) of \(entry.hits) got \(answeredCount == 1 ? "its" : "their") answer.",
+                location: entry.location
+            )
+        }
         guard !isMet, entry.refusal == nil else { return nil }
         let times = answered == 1 ? "1 time" : "\(answered) times"
         return StubProblem(

@@ -17,6 +17,8 @@ final class LoggedExchange: @unchecked Sendable {
     let startedAt: Duration
     /// When it ended, on ``clock``; `nil` while it waits.
     var endedAt: Duration?
+    /// The stub that answers it, if one does.
+    var answeredBy: StubEntry?
 
     init(_ request: RecordedRequest, clock: ScopeClock) {
         self.request = request

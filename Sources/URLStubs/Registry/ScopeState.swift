@@ -12,6 +12,8 @@ final class ScopeState {
     let scope: StubScope
     /// The clock the scope times its answers on.
     let clock: ScopeClock
+    /// The most requests made in the scope that were waiting for their answers at once.
+    var maxInFlight = 0
     let name: String?
     /// The enclosing scopes, innermost first (the global scope is not among them).
     let ancestors: [StubScope]

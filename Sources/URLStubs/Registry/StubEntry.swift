@@ -35,6 +35,8 @@ final class StubEntry {
     var hits = 0
     /// The requests that matched a `.never` stub.
     var violations = 0
+    /// The requests this stub answered that their caller cancelled first.
+    var cancellations = 0
 
     init(
         id: UInt64,

@@ -47,7 +47,12 @@ extension StubRegistry {
         var wakeUps: [(RequestWaiter, [RecordedRequest])] = []
         var liveCheck: (LoggedExchange, StubEntry)?
         let resolution = state.withLock { state in
-            Self.resolve(unsequenced.moveOut(), scope: scope, pending: pending, state: &state, wakeUps: &wakeUps, liveCheck: &liveCheck)
+            let resolution = Self.resolve(unsequenced.moveOut(), scope: scope, pending: pending, state: &state, wakeUps: &wakeUps, liveCheck: &liveCheck)
+            if let home = state.scopes[(scope ?? .global).id] {
+                // A deferred request is in the list already; any other is in flight for this instant.
+                home.maxInFlight = max(home.maxInFlight, home.inFlight.count + (resolution.isDeferred ? 0 : 1))
+            }
+            return resolution
         }
         for (waiter, requests) in wakeUps {
             waiter.resume(with: .success(requests))
@@ -177,6 +182,9 @@ extension StubRegistry {
                 return false
             }
             flight.exchange.settle(.cancelled)
+            if case .cancelled = flight.exchange.outcome {
+                flight.exchange.answeredBy?.cancellations += 1
+            }
             return true
         }
     }

@@ -98,7 +98,7 @@ final class StubRegistry: Sendable {
         }
         let traffic = state.withLock { _ -> [RecordedExchange] in
             for (flight, _, error) in abandoned {
-                flight.exchange.settle(.failure(error))
+                flight.exchange.settle(.abandoned(error))
             }
             return ended.log.inOrder.map(\.snapshot)
         }

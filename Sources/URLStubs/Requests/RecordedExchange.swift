@@ -20,6 +20,8 @@ public struct RecordedExchange: Sendable {
         case failure(any Error)
         /// The caller cancelled the request before its answer was delivered.
         case cancelled
+        /// The request's scope ended while it waited; it failed with `error`.
+        case abandoned(URLError)
     }
 
     /// What answered the request.
@@ -56,6 +58,7 @@ extension RecordedExchange: CustomStringConvertible {
         case let .response(status, _, body): "\(request) -> \(status) (\(body.count) bytes)"
         case let .failure(error): "\(request) -> failed: \(error.localizedDescription)"
         case .cancelled: "\(request) -> cancelled"
+        case .abandoned: "\(request) -> abandoned when its scope ended"
         }
     }
 }

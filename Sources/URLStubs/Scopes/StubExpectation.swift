@@ -10,10 +10,14 @@ public struct StubExpectation: Sendable, Hashable {
     public let minimum: Int
     /// The most requests the stub may answer, or `nil` for no limit.
     public let maximum: Int?
+    /// Whether every request the stub answers must be cancelled by its caller
+    /// before its answer arrives (``cancelled``).
+    public let requiresCancellation: Bool
 
-    private init(minimum: Int, maximum: Int?) {
+    private init(minimum: Int, maximum: Int?, requiresCancellation: Bool = false) {
         self.minimum = max(0, minimum)
         self.maximum = maximum.map { max(0, $0) }
+        self.requiresCancellation = requiresCancellation
     }
 
     /// Exactly `count` requests: the stub answers `count` and then stops matching,
@@ -44,6 +48,17 @@ public struct StubExpectation: Sendable, Hashable {
         StubExpectation(minimum: 0, maximum: 0)
     }
 
+    /// At least one request, and every request the stub answers cancelled by its
+    /// caller before its answer arrives: for tests of timeouts and cancellation,
+    /// with a delayed, streamed or computed response.
+    ///
+    /// ```swift
+    /// await scope.stub(.get(url), with: .text("slow").delayed(by: .seconds(30)), times: .cancelled)
+    /// ```
+    public static var cancelled: StubExpectation {
+        StubExpectation(minimum: 1, maximum: nil, requiresCancellation: true)
+    }
+
     /// Any number of requests, including none (the default).
     public static var any: StubExpectation {
         StubExpectation(minimum: 0, maximum: nil)
@@ -59,6 +74,9 @@ extension StubExpectation: CustomStringConvertible {
     /// The expectation in words, such as `exactly 2 requests` or `at least 1 request`.
     public var description: String {
         func requests(_ count: Int) -> String { count == 1 ? "1 request" : "\(count) requests" }
+        if requiresCancellation {
+            return "at least \(requests(minimum)), each cancelled by its caller"
+        }
         switch (minimum, maximum) {
         case (0, 0?): return "no requests"
         case let (low, high?) where low == high: return "exactly \(requests(low))"

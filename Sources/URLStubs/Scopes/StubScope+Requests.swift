@@ -11,6 +11,18 @@ extension StubScope {
         }
     }
 
+    /// The most requests made in this scope that waited for their answers at the
+    /// same time (a request answered at once counts for its instant), for tests of
+    /// rate limiting and concurrency: `#expect(await scope.maxInFlight <= 4)`.
+    ///
+    /// Requests of nested scopes count in their own scope. Zero once the scope has
+    /// ended.
+    nonisolated(nonsending) public var maxInFlight: Int {
+        get async {
+            StubRegistry.shared.state.withLock { $0.scopes[id]?.maxInFlight ?? 0 }
+        }
+    }
+
     /// The requests the scope received that match `pattern`, in order.
     nonisolated(nonsending) public func requests(matching pattern: RequestPattern) async -> [RecordedRequest] {
         await requests.filter { StubRegistry.matches(pattern, $0) }

@@ -72,7 +72,7 @@ extension RecordedExchange {
             return true
         case let .failure(error):
             return (error as? URLError)?.code != StubFailure.code
-        case .waiting, .cancelled:
+        case .waiting, .cancelled, .abandoned:
             return false
         }
     }

@@ -36,6 +36,8 @@ extension CassetteEntry {
             answer = .response(status: status, headers: Self.fields(headers), body: body)
         case let .failure(error):
             answer = .failure(code: (error as? URLError)?.errorCode ?? URLError.Code.unknown.rawValue, message: error.localizedDescription)
+        case let .abandoned(error):
+            answer = .failure(code: error.errorCode, message: error.localizedDescription)
         case .waiting, .cancelled:
             return nil
         }
