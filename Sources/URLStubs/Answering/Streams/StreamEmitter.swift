@@ -79,6 +79,16 @@ final class StreamEmitter: Sendable {
         }
     }
 
+    /// Whether the stream takes nothing more: it reached its interruption point
+    /// (the next piece would cross it) or it stopped.
+    var isDone: Bool {
+        progress.withLock { progress in
+            guard progress.stop == nil else { return true }
+            guard let (point, _) = stream.interruption else { return false }
+            return (point.unit == .chunks ? progress.chunks : progress.bytes) >= point.count
+        }
+    }
+
     /// Fails the stream because a written event could not be framed.
     func fail(with problem: String) {
         stop(.failed(StubFailure.error(FailureMessages.unframableWrittenEvent(problem), url: nil)))

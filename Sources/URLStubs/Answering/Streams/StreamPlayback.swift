@@ -32,6 +32,8 @@ struct StreamPlayback: Sendable {
         switch stream.source {
         case let .chunks(chunks, interval):
             for (index, chunk) in chunks.enumerated() {
+                // Interrupted right after the last piece it delivers, not an interval later.
+                guard !emitter.isDone else { break }
                 if index > 0 {
                     switch await idle(interval) {
                     case .elapsed: break
