@@ -31,6 +31,10 @@ extension StubVerificationError: CustomStringConvertible {
                 if let location = problem.location {
                     first += " (registered at \(location))"
                 }
+            case .invalidChaos:
+                if let location = problem.location {
+                    first += " (called at \(location))"
+                }
             }
             if problem.isWarning {
                 first = "(warning) " + first

@@ -41,6 +41,9 @@ final class ScopeState {
     var inFlight: [ObjectIdentifier: InFlightRequest] = [:]
     /// Callers waiting for a request that has not arrived yet.
     var waiters: [UInt64: RequestWaiter] = [:]
+    /// The seed, faults and response order of the scope; `nil` until its first
+    /// `injectFaults` or `shuffleResponseOrder` call.
+    var chaos: ScopeChaos?
 
     /// Every request the scope received, in order.
     var requests: [RecordedRequest] {
