@@ -54,14 +54,20 @@ enum ChaosMessages {
 
     // MARK: - The calls, as messages name them
 
-    /// `The faults for GET https://api.example.com/orders`.
+    /// `The faults for GET https://api.example.com/orders`, or `for every request`.
     static func faultsCall(_ pattern: RequestPattern) -> String {
-        "The faults for \(pattern)"
+        "The faults for \(covered(pattern))"
     }
 
-    /// `The response order shuffle for any request`.
+    /// `The response order shuffle for every request`.
     static func orderCall(_ pattern: RequestPattern) -> String {
-        "The response order shuffle for \(pattern)"
+        "The response order shuffle for \(covered(pattern))"
+    }
+
+    /// The requests `pattern` covers: the pattern, or `every request` for `.anyRequest`.
+    private static func covered(_ pattern: RequestPattern) -> String {
+        let text = pattern.description
+        return text == RequestPattern.anyRequest.description ? "every request" : text
     }
 
     /// A call that cannot be used: `The faults for … cannot be used: reason.`
@@ -109,14 +115,14 @@ enum ChaosMessages {
     }
 
     static func invalidPositions(_ positions: Int) -> String {
-        "\(positions) positions cannot shuffle anything: use 2 to \(ResponseOrderRule.maximumPositions)"
+        "a shuffle needs 2 to \(ResponseOrderRule.maximumPositions) positions, not \(positions)"
     }
 
     // MARK: - Seeds
 
     /// A later call's `seed:` that differs from the first call's.
     static func conflictingSeed(_ seed: UInt64, first: UInt64, at location: StubSourceLocation) -> String {
-        "seed \(seed) differs from the seed \(first) given at \(location); a scope has one seed, so the scope keeps \(first)"
+        "seed \(seed) differs from the seed \(first) given at \(location); a scope has one seed, fixed by its first faults or shuffle call"
     }
 
     /// A `seed:` given after a call without one already seeded the scope.
