@@ -10,6 +10,16 @@ import Testing
 /// decide run only without it.
 let seedsAreChosenByTests = ProcessInfo.processInfo.environment[ChaosSeed.environmentVariable] == nil
 
+/// Whether `URLSTUBS_SEED` is unset or a seed: an unreadable one is a problem of
+/// every seeded scope (that is its purpose), so tests that count a scope's problems
+/// run only without one.
+let environmentSeedIsReadable: Bool = {
+    if case .invalid = ChaosSeed.environment {
+        return false
+    }
+    return true
+}()
+
 /// What a request ended with, written short for comparing whole runs: `200`,
 /// `429 Retry-After 1`, `URLError -1001`.
 func outcome(of url: String) async -> String {

@@ -145,7 +145,10 @@ struct SeedTests {
         #expect(ChaosSeed.parse(text) == expected)
     }
 
-    @Test("a scope has no seed until its first faults or shuffle call, and a nested scope given no seed takes its enclosing scope's")
+    @Test(
+        "a scope has no seed until its first faults or shuffle call, and a nested scope given no seed takes its enclosing scope's",
+        .enabled(if: environmentSeedIsReadable, "an unreadable URLSTUBS_SEED is a problem of every seeded scope")
+    )
     func inheritance() async throws {
         try await withStubScope { outer in
             #expect(await outer.seed == nil)
@@ -160,7 +163,10 @@ struct SeedTests {
         }
     }
 
-    @Test("a seed that disagrees with the scope's seed is reported at its call's line; the scope keeps its one seed")
+    @Test(
+        "a seed that disagrees with the scope's seed is reported at its call's line; the scope keeps its one seed",
+        .enabled(if: environmentSeedIsReadable, "an unreadable URLSTUBS_SEED is a problem of every seeded scope")
+    )
     func conflictingSeeds() async throws {
         let first = #line + 3
         let explicitSeeds = Shared<UInt64?>(nil)
