@@ -62,15 +62,4 @@ extension StubScope {
         let rule = FaultRule(pattern: pattern, rate: rate, faults: faults, latency: latency, location: location)
         StubRegistry.shared.add(.faults(rule), seed: seed, to: self)
     }
-
-    /// The seed of the scope's faults and response order, or `nil` while it has
-    /// neither.
-    ///
-    /// Every failure message of the scope names it; run again with
-    /// `URLSTUBS_SEED` set to it to replay the same decisions.
-    nonisolated(nonsending) public var seed: UInt64? {
-        get async {
-            StubRegistry.shared.seed(of: self)
-        }
-    }
 }
