@@ -35,6 +35,10 @@ extension StubVerificationError: CustomStringConvertible {
                 if let location = problem.location {
                     first += " (at \(location))"
                 }
+            case .invalidChaos:
+                if let location = problem.location {
+                    first += " (called at \(location))"
+                }
             }
             if problem.isWarning {
                 first = "(warning) " + first

@@ -47,6 +47,9 @@ final class ScopeState {
     var waiters: [UInt64: RequestWaiter] = [:]
     /// The scope's scenarios, by name.
     var scenarios: [String: ScenarioState] = [:]
+    /// The seed, faults and response order of the scope; `nil` until its first
+    /// `injectFaults` or `shuffleResponseOrder` call.
+    var chaos: ScopeChaos?
 
     /// Every request the scope received, in order.
     var requests: [RecordedRequest] {

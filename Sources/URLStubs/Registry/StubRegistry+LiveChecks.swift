@@ -38,10 +38,10 @@ extension StubRegistry {
     /// Waits for the drift checks of `scope` and returns a problem for each stubbed
     /// answer that differs from the live one.
     func finishLiveChecks(in scope: StubScope) async -> [StubProblem] {
-        let checks = state.withLock { state -> [LiveCheck] in
-            guard let scopeState = state.scopes[scope.id] else { return [] }
+        let (checks, seedNote) = state.withLock { state -> ([LiveCheck], String?) in
+            guard let scopeState = state.scopes[scope.id] else { return ([], nil) }
             defer { scopeState.liveChecks = [] }
-            return scopeState.liveChecks
+            return (scopeState.liveChecks, Self.seedNote(of: scopeState, in: state))
         }
         var problems: [StubProblem] = []
         for check in checks {
@@ -51,7 +51,7 @@ extension StubRegistry {
             let differences = LiveCheck.differences(stubbed: stubbed, live: live.outcome)
             guard !differences.isEmpty else { continue }
             let message = DriftMessages.drift(check.exchange.request, stub: check.stub, differences: differences)
-            problems.append(StubProblem(kind: .drift(stub: check.stub, differences: differences), message: message, location: check.location))
+            problems.append(StubProblem(kind: .drift(stub: check.stub, differences: differences), message: ChaosMessages.noting(message, seedNote), location: check.location))
         }
         return problems
     }

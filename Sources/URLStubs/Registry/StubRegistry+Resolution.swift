@@ -78,11 +78,13 @@ extension StubRegistry {
             return .fail(StubFailure.error(FailureMessages.scopeEnded(request, scope: home), url: request.url))
         }
         let chain = Self.chain(from: homeState, in: state)
+        // Seeded scopes count the request among identical ones before anything else.
+        let chaos = ChaosContext(counting: request, in: chain)
         for member in chain {
             guard let (entry, evaluation) = member.bestMatch(for: request) else { continue }
             request.pathParameters = evaluation.pathParameters
             let exchange = log(request, in: chain, isUnscoped: scope == nil, wakeUps: &wakeUps)
-            let resolution = answer(exchange, with: entry)
+            let resolution = answer(exchange, with: entry, chaos: chaos)
             if homeState.checksLive, exchange.source != .network, exchange.source != .none {
                 liveCheck = (exchange, entry)
             }
@@ -107,9 +109,9 @@ extension StubRegistry {
             // Over the stub's limit: the stub explains the failure, and the scope's
             // end reports its expectation as unmet, at the stub's line.
             usedUp.violations += 1
-            failure = StubFailure.error(FailureMessages.overLimit(request, stub: usedUp), url: request.url)
+            failure = StubFailure.error(ChaosMessages.noting(FailureMessages.overLimit(request, stub: usedUp), chaos?.note), url: request.url)
         } else {
-            failure = unmatched(request, in: homeState, chain: chain, isUnscoped: scope == nil)
+            failure = unmatched(request, in: homeState, chain: chain, isUnscoped: scope == nil, chaosNote: chaos?.note)
         }
         exchange.settle(.failure(failure))
         return .fail(failure)
@@ -118,14 +120,22 @@ extension StubRegistry {
     /// What `entry`, the stub that matched, answers the logged request with: takes
     /// one of its uses, and settles the exchange at once unless its answer is
     /// deferred.
-    private static func answer(_ exchange: LoggedExchange, with entry: StubEntry) -> Resolution {
+    ///
+    /// In a seeded scope (`chaos`), a request the stub would answer may instead be
+    /// failed by an injected fault, which takes no use of the stub and is logged
+    /// with no source; either answer gets the latency and hold the scope decided.
+    /// Requests sent to the network are left alone.
+    private static func answer(_ exchange: LoggedExchange, with entry: StubEntry, chaos: ChaosContext?) -> Resolution {
         let request = exchange.request
         let resolution: Resolution
+        let plan = chaos?.plan(for: request, answeredBy: entry)
         if entry.expectation.forbidsRequests {
             entry.violations += 1
-            resolution = .fail(StubFailure.error(FailureMessages.forbidden(request, stub: entry), url: request.url))
+            resolution = .fail(StubFailure.error(ChaosMessages.noting(FailureMessages.forbidden(request, stub: entry), chaos?.note), url: request.url))
         } else if let refusal = entry.refusal {
-            resolution = .fail(StubFailure.error(FailureMessages.refused(request, stub: entry, reason: refusal), url: request.url))
+            resolution = .fail(StubFailure.error(ChaosMessages.noting(FailureMessages.refused(request, stub: entry, reason: refusal), chaos?.note), url: request.url))
+        } else if let plan, let fault = plan.fault {
+            resolution = .respond(fault.delayed(adding: plan.delay), exchange)
         } else {
             entry.hits += 1
             // In the critical section that took the use: one move per answer,
@@ -134,9 +144,9 @@ extension StubRegistry {
             exchange.source = entry.answerSource
             switch entry.source {
             case let .fixed(response):
-                resolution = .respond(entry.response(forUse: entry.hits, of: response), exchange)
+                resolution = .respond(entry.response(forUse: entry.hits, of: response).delayed(adding: plan?.delay), exchange)
             case let .dynamic(closure):
-                resolution = .compute(closure, exchange)
+                resolution = .compute(StubResponse.delaying(closure, by: plan?.delay), exchange)
             case .passThrough:
                 resolution = .passThrough(exchange)
             }
@@ -231,7 +241,7 @@ extension StubRegistry {
         return exchange
     }
 
-    private static func unmatched(_ request: RecordedRequest, in home: ScopeState, chain: [ScopeState], isUnscoped: Bool) -> URLError {
+    private static func unmatched(_ request: RecordedRequest, in home: ScopeState, chain: [ScopeState], isUnscoped: Bool, chaosNote: String?) -> URLError {
         var candidates: [(NearMiss, UInt64)] = []
         for member in chain {
             for entry in member.entries {
@@ -248,8 +258,11 @@ extension StubRegistry {
         let nearMisses = NearMiss.nearest(candidates, ownScope: isUnscoped ? nil : home.scope)
         let message = isUnscoped
             ? FailureMessages.noScope(request, nearMisses: nearMisses)
-            : FailureMessages.unmatched(request, in: home.title, nearMisses: nearMisses, stubCount: candidates.count)
-                + (home.cassette.map { "\n" + RecordingMessages.replayHint($0) } ?? "")
+            : ChaosMessages.noting(
+                FailureMessages.unmatched(request, in: home.title, nearMisses: nearMisses, stubCount: candidates.count)
+                    + (home.cassette.map { "\n" + RecordingMessages.replayHint($0) } ?? ""),
+                chaosNote
+            )
         if !isUnscoped {
             // Where the scope was opened; for a scope opened without a location (an
             // XCTest method's), the nearest stub, else the scope's first stub.

@@ -82,18 +82,19 @@ final class StubRegistry: Sendable {
 
     /// Ends `scope` as ``endScope(_:)`` does, and returns its traffic and stub use too.
     func finishScope(_ scope: StubScope) -> Ending {
-        let removed = state.withLock { state -> (ScopeState, [InFlightRequest])? in
+        let removed = state.withLock { state -> (ScopeState, [InFlightRequest], seedNote: String?)? in
             guard !scope.isGlobal, let ended = state.scopes.removeValue(forKey: scope.id) else { return nil }
-            return (ended, ended.inFlight.values.sorted { $0.request.sequenceNumber < $1.request.sequenceNumber })
+            let flights = ended.inFlight.values.sorted { $0.request.sequenceNumber < $1.request.sequenceNumber }
+            return (ended, flights, Self.seedNote(of: ended, in: state))
         }
-        guard let (ended, flights) = removed else {
+        guard let (ended, flights, seedNote) = removed else {
             return Ending(problems: [], traffic: [], usage: [])
         }
         // Messages and errors are built outside the lock (10,000 in flight is 10,000
         // of each), each once; the log then learns the outcomes in one short section.
         let title = ended.title
         let abandoned = flights.map { flight in
-            let message = FailureMessages.abandoned(flight.request, in: title)
+            let message = ChaosMessages.noting(FailureMessages.abandoned(flight.request, in: title), seedNote)
             return (flight, message, StubFailure.error(message, url: flight.request.url))
         }
         let traffic = state.withLock { _ -> [RecordedExchange] in
@@ -127,6 +128,9 @@ final class StubRegistry: Sendable {
                 problems.append(StubProblem(kind: .cassette(error), message: error.description, location: ended.location))
             }
             recording.release()
+        }
+        if let seedNote {
+            problems = problems.map { $0.noting(seedNote) }
         }
         return Ending(problems: problems, traffic: traffic, usage: ended.usage)
     }

@@ -19,6 +19,10 @@ public struct StubProblem: Sendable {
         /// A stubbed answer that differs from what the real server answers, found by
         /// a live check; the test still received the stubbed answer.
         case drift(stub: String, differences: [String])
+        /// An `injectFaults` or `shuffleResponseOrder` call that cannot be used (the
+        /// call was ignored), or whose seed could not be honoured (an unreadable
+        /// `URLSTUBS_SEED`, a seed that disagrees with the scope's), with the reason.
+        case invalidChaos(call: String, reason: String)
     }
 
     /// What kind of problem it is.

@@ -1,0 +1,69 @@
+/// One scope's seeded faults and response order: its seed, its rules, and how
+/// many requests for each method and URL it received since it got them.
+///
+/// Owned by the scope's ``ScopeState`` and touched only while the registry's lock
+/// is held.
+final class ScopeChaos {
+    /// What every decision of the scope draws from.
+    let seed: UInt64
+    /// Where ``seed`` came from.
+    let origin: ChaosSeed.Origin
+    /// The `seed:` argument of the call that created the scope's chaos, if it had one.
+    let requestedSeed: UInt64?
+    /// The call that fixed the seed.
+    let seededAt: StubSourceLocation
+    /// The `injectFaults` calls, oldest first.
+    private(set) var faultRules: [FaultRule] = []
+    /// The `shuffleResponseOrder` calls, oldest first.
+    private(set) var orderRules: [ResponseOrderRule] = []
+    /// How many requests with each ``RequestIdentity/key(of:)`` the scope received.
+    private var arrivals: [String: Int] = [:]
+
+    init(seed: UInt64, origin: ChaosSeed.Origin, requestedSeed: UInt64?, seededAt: StubSourceLocation) {
+        self.seed = seed
+        self.origin = origin
+        self.requestedSeed = requestedSeed
+        self.seededAt = seededAt
+    }
+
+    func add(_ rule: FaultRule) {
+        faultRules.append(rule)
+    }
+
+    func add(_ rule: ResponseOrderRule) {
+        orderRules.append(rule)
+    }
+
+    /// Counts a request with `key` and returns its identity: the `n`-th such
+    /// request (from 0) of the scope.
+    func arrive(_ key: String) -> RequestIdentity {
+        let occurrence = arrivals[key, default: 0]
+        arrivals[key] = occurrence + 1
+        return RequestIdentity(key: key, occurrence: occurrence)
+    }
+
+    /// The newest `injectFaults` call that covers `request`.
+    func faultRule(for request: RecordedRequest) -> FaultRule? {
+        faultRules.last { StubRegistry.matches($0.pattern, request) }
+    }
+
+    /// The newest `shuffleResponseOrder` call that covers `request`.
+    func orderRule(for request: RecordedRequest) -> ResponseOrderRule? {
+        orderRules.last { StubRegistry.matches($0.pattern, request) }
+    }
+
+    /// Why a later call's `seed:` argument cannot be honoured, or `nil` when it
+    /// agrees with the scope's seed.
+    func conflict(withSeed seed: UInt64) -> String? {
+        if let requestedSeed {
+            return requestedSeed == seed ? nil : ChaosMessages.conflictingSeed(seed, first: requestedSeed, at: seededAt)
+        }
+        return ChaosMessages.lateSeed(seed, scopeSeed: self.seed, at: seededAt)
+    }
+
+    /// The line every failure message of the scope ends with: the seed, and how to
+    /// replay it.
+    var note: String {
+        ChaosMessages.seedNote(seed, origin: origin, faults: !faultRules.isEmpty, order: !orderRules.isEmpty)
+    }
+}

@@ -1,0 +1,17 @@
+extension StubResponse {
+    /// The same response, answered `extra` later than it would be (its own delay,
+    /// if any, plus `extra`), through ``delayed(by:)``; unchanged for no `extra`.
+    func delayed(adding extra: Duration?) -> StubResponse {
+        guard let extra, extra > .zero else { return self }
+        return delayed(by: (delay ?? .zero) + extra)
+    }
+
+    /// A stub's closure whose responses are answered `extra` later.
+    static func delaying(
+        _ respond: @escaping @Sendable (RecordedRequest) async throws -> StubResponse,
+        by extra: Duration?
+    ) -> @Sendable (RecordedRequest) async throws -> StubResponse {
+        guard let extra, extra > .zero else { return respond }
+        return { request in try await respond(request).delayed(adding: extra) }
+    }
+}

@@ -1,0 +1,134 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import Testing
+import URLStubs
+
+/// A dashboard client with a planted bug: it asks for three resources at once and
+/// takes the answers in the order they arrive, assuming that is the order it asked
+/// in.
+private struct DashboardClient {
+    struct Dashboard: Equatable {
+        var user: String
+        var orders: String
+        var news: String
+    }
+
+    static let base = "https://dashboard.example.com/"
+    static let paths = ["user", "orders", "news"]
+
+    /// The dashboard, and the paths in the order their answers arrived.
+    func load() async throws -> (Dashboard, arrivals: [String]) {
+        let bodies = try await withThrowingTaskGroup(of: String.self) { group in
+            for path in Self.paths {
+                group.addTask { try await getText(Self.base + path) }
+            }
+            var bodies: [String] = []
+            for try await body in group {
+                bodies.append(body)
+            }
+            return bodies
+        }
+        // The bug: the first answer to arrive is taken for the first request's.
+        return (Dashboard(user: bodies[0], orders: bodies[1], news: bodies[2]), bodies.map { $0.replacingOccurrences(of: " body", with: "") })
+    }
+}
+
+/// `scope.shuffleResponseOrder`: answers to concurrent requests arrive in a seeded
+/// order, the same for the same seed.
+@Suite(
+    "Seeded response order",
+    .timeLimit(.minutes(1)),
+    .enabled(if: seedsAreChosenByTests, "URLSTUBS_SEED overrides the seeds these tests choose")
+)
+struct ResponseOrderTests {
+    /// Wide enough that three requests started together arrive well within one
+    /// step, even on a loaded machine.
+    private static let spacing = Duration.milliseconds(40)
+    private static let positions = 4
+
+    /// Loads the dashboard in a fresh scope whose response order is seeded with `seed`.
+    private func loadDashboard(seed: UInt64) async throws -> (DashboardClient.Dashboard, arrivals: [String]) {
+        try await withStubScope { scope in
+            for path in DashboardClient.paths {
+                await scope.stub(.get(DashboardClient.base + path), with: .text("\(path) body"))
+            }
+            await scope.shuffleResponseOrder(spacing: Self.spacing, positions: Self.positions, seed: seed)
+            return try await DashboardClient().load()
+        }
+    }
+
+    /// The order the seed releases the dashboard's answers in, or `nil` when two
+    /// share a position (they are then released in arrival order, which no seed fixes).
+    private func predictedOrder(seed: UInt64) -> [String]? {
+        let positions = DashboardClient.paths.map { orderPosition(of: DashboardClient.base + $0, seed: seed, positions: Self.positions) }
+        guard Set(positions).count == positions.count else { return nil }
+        return zip(DashboardClient.paths, positions).sorted { $0.1 < $1.1 }.map(\.0)
+    }
+
+    @Test("shuffling the response order finds a client that assumes answers arrive in request order, with some seed; the same seed gives the same order twice")
+    func findsAnOrderDependence() async throws {
+        let correct = DashboardClient.Dashboard(user: "user body", orders: "orders body", news: "news body")
+        var found: (seed: UInt64, arrivals: [String])?
+        for seed in UInt64(0)..<32 {
+            guard let predicted = predictedOrder(seed: seed) else { continue }
+            let (dashboard, arrivals) = try await loadDashboard(seed: seed)
+            #expect(arrivals == predicted, "seed \(seed)")
+            #expect((dashboard == correct) == (predicted == DashboardClient.paths), "seed \(seed)")
+            if dashboard != correct {
+                found = (seed, arrivals)
+                break
+            }
+        }
+        let (seed, arrivals) = try #require(found, "no seed of 0..<32 shook the order")
+        #expect(arrivals != DashboardClient.paths)
+        for _ in 0..<2 {
+            let (dashboard, again) = try await loadDashboard(seed: seed)
+            #expect(again == arrivals)
+            #expect(dashboard != correct)
+        }
+    }
+
+    @Test("answers to requests made together are released in the order of their seeded positions, whatever order the requests were made in")
+    func positionsDecideTheOrder() async throws {
+        let paths = ["a", "b", "c", "d", "e"]
+        @Sendable func url(_ path: String) -> String {
+            "https://order.example.com/\(path)"
+        }
+        let positions = 16
+        let seed = try #require((UInt64(0)..<100).first { seed in
+            Set(paths.map { orderPosition(of: url($0), seed: seed, positions: positions) }).count == paths.count
+        })
+        let predicted = paths.sorted { orderPosition(of: url($0), seed: seed, positions: positions) < orderPosition(of: url($1), seed: seed, positions: positions) }
+        for requestOrder in [paths, paths.reversed()] {
+            let arrivals = try await withStubScope { scope in
+                await scope.stub(.get("https://order.example.com/{path}")) { .text($0.pathParameters["path"] ?? "") }
+                await scope.shuffleResponseOrder(spacing: .milliseconds(25), positions: positions, seed: seed)
+                return try await withThrowingTaskGroup(of: String.self) { group in
+                    for path in requestOrder {
+                        group.addTask { try await getText(url(path)) }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            #expect(arrivals == predicted)
+        }
+    }
+
+    @Test("different seeds give different orders, and every request takes every position under some seed")
+    func seedsDiffer() {
+        let urls = (0..<5).map { "https://order.example.com/\($0)" }
+        var orders: Set<[Int]> = []
+        var positionsTaken = Array(repeating: Set<Int>(), count: urls.count)
+        for seed in UInt64(0)..<200 {
+            let positions = urls.map { orderPosition(of: $0, seed: seed, positions: 8) }
+            orders.insert(positions)
+            for (index, position) in positions.enumerated() {
+                positionsTaken[index].insert(position)
+            }
+        }
+        #expect(orders.count > 150)
+        #expect(positionsTaken.allSatisfy { $0 == Set(0..<8) })
+    }
+}
