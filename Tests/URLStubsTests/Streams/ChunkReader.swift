@@ -33,8 +33,14 @@ final class ChunkReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private var endings: [Int: CheckedContinuation<Reading, Never>] = [:]
     private var chunkWaiters: [Int: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
 
-    /// A session with the stub protocol and this reader as its delegate.
-    lazy var session = URLSession(configuration: .stubbed, delegate: self, delegateQueue: nil)
+    /// A session with the stub protocol and this reader as its delegate; set once,
+    /// in `init`, before any other task can see the reader.
+    private(set) var session: URLSession!
+
+    override init() {
+        super.init()
+        session = URLSession(configuration: .stubbed, delegate: self, delegateQueue: nil)
+    }
 
     /// Resumes `task` (made with ``session``) and returns what it delivered once it ended.
     func read(_ task: URLSessionDataTask) async -> Reading {
