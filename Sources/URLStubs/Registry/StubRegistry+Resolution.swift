@@ -142,6 +142,7 @@ extension StubRegistry {
             // however many requests race for the stub.
             entry.scenarioRule?.apply()
             exchange.source = entry.answerSource
+            exchange.answeredBy = entry
             switch entry.source {
             case let .fixed(response):
                 resolution = .respond(entry.response(forUse: entry.hits, of: response).delayed(adding: plan?.delay), exchange)

@@ -140,6 +140,13 @@ public struct StubResponse: Sendable {
         return false
     }
 
+    /// A response that never comes: the request waits until its `timeoutInterval`
+    /// passes on the scope's clock (then fails with `URLError.timedOut`), until it
+    /// is cancelled, or until its scope ends.
+    public static var never: StubResponse {
+        status(204).delayed(by: .seconds(Int64.max))
+    }
+
     static func http(status: Int, headers: [String: String], body: Data, contentType: String?) -> StubResponse {
         if let problem = problem(status: status, headers: headers) {
             return StubResponse(.refused(problem))

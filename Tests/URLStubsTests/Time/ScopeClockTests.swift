@@ -3,7 +3,7 @@ import FoundationNetworking
 #endif
 import Foundation
 import Testing
-@testable import URLStubs
+@_spi(Integration) @testable import URLStubs
 
 /// A client that retries a request answered 503 after a backoff of 1, 2, 4… seconds,
 /// sleeping on the clock it is given: the kind of code a test clock is for.
@@ -20,6 +20,19 @@ private struct RetryingClient: Sendable {
             backoff *= 2
         }
         throw URLError(.badServerResponse)
+    }
+}
+
+extension RecordedExchange.Outcome {
+    /// The kind of outcome, as one word.
+    var word: String {
+        switch self {
+        case .waiting: "waiting"
+        case .response: "response"
+        case .failure: "failure"
+        case .cancelled: "cancelled"
+        case .abandoned: "abandoned"
+        }
     }
 }
 
@@ -81,7 +94,7 @@ struct ScopeClockTests {
     func neverTimesOut() async throws {
         let clock = ManualClock()
         try await withStubScope(clock: clock) { scope in
-            await scope.stub(.get(url), with: .status(200).delayed(by: .seconds(Int64.max)))
+            await scope.stub(.get(url), with: .never)
             var request = URLRequest(url: url)
             request.timeoutInterval = 5
             let loading = Task { try await URLSession.stubbed.data(for: request) }
@@ -140,6 +153,42 @@ struct ScopeClockTests {
             #expect(final.errorCode == .timedOut)
             #expect(await scope.exchanges.first?.endedAt == .seconds(40))
         }
+    }
+
+    @Test("the log records how each request ended (answered, cancelled, abandoned) and when, on the scope's clock; the scope reports the most requests in flight at once; times: .cancelled holds the stub to cancels")
+    func endingsInTheLog() async throws {
+        let clock = ManualClock()
+        let base = "https://api.example.com"
+        let line = #line + 3 // The stub for /answered.
+        let outcome = await StubScope.withNewScope(name: nil, location: here(), clock: clock) { scope in
+            await scope.stub(.get("\(base)/cancel-me"), with: .text("x").delayed(by: .seconds(10)), times: .cancelled)
+            await scope.stub(.get("\(base)/answered"), with: .text("y").delayed(by: .seconds(10)), times: .cancelled)
+            await scope.stub(.get("\(base)/abandoned"), with: .never)
+            await scope.stub(.get("\(base)/fast"), with: .text("z"))
+            let cancelled = Task { try await URLSession.stubbed.data(from: URL(string: "\(base)/cancel-me")!) }
+            let answered = Task { try await URLSession.stubbed.data(from: URL(string: "\(base)/answered")!) }
+            let abandoned = Task { try await URLSession.stubbed.data(from: URL(string: "\(base)/abandoned")!) }
+            try await clock.waitForSleepers(atLeast: 3)
+            _ = try await URLSession.stubbed.data(from: URL(string: "\(base)/fast")!)
+            #expect(await scope.maxInFlight == 4) // Three waiting, and the fast one for its instant.
+            cancelled.cancel()
+            _ = await cancelled.result
+            await clock.advance(by: .seconds(10))
+            _ = try await answered.value
+            return abandoned
+        }
+        let traffic = outcome.traffic.map { "\($0.request.url.path) \($0.outcome.word) \($0.startedAt) \($0.endedAt.map { "\($0)" } ?? "-")" }.sorted()
+        #expect(traffic == [
+            "/abandoned abandoned 0.0 seconds 10.0 seconds",
+            "/answered response 0.0 seconds 10.0 seconds",
+            "/cancel-me cancelled 0.0 seconds 0.0 seconds",
+            "/fast response 0.0 seconds 0.0 seconds",
+        ])
+        #expect(outcome.problems.filter { !$0.isWarning }.map(\.message) == [
+            "The stub GET \(base)/answered (registered at URLStubsTests/ScopeClockTests.swift:\(line)) expected every request to be cancelled by its caller, but 1 of 1 got its answer.",
+        ])
+        let error = await #expect(throws: URLError.self) { try await outcome.result.get().value }
+        #expect(error?.code == StubFailure.code)
     }
 
     @Test("a nested scope keeps its enclosing scope's clock, and the scope reports its clock")
