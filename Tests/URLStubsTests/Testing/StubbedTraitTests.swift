@@ -61,6 +61,18 @@ struct StubbedTestTraitTests {
             issue.comments.contains { $0.rawValue.contains("StubScope.currentTest() was used where no stub scope is open: add the .stubbed trait") }
         }
     }
+
+    @Test("a test under .stubbed(clock:) has its scope timed by the clock the trait made for it", .stubbed(clock: { ManualClock() }))
+    func traitClock() async throws {
+        let scope = StubScope.currentTest()
+        let clock = try #require(await scope.clock as? ManualClock)
+        let url = URL(string: "https://api.example.com/late")!
+        await scope.stub(.get(url), with: .text("late").delayed(by: .seconds(5)))
+        let loading = Task { try await URLSession.stubbed.data(from: url) }
+        try await clock.waitForSleepers(atLeast: 1)
+        await clock.advance(by: .seconds(5))
+        #expect(try await loading.value.0 == Data("late".utf8))
+    }
 }
 
 @Suite("The .stubbed trait on a suite", .timeLimit(.minutes(1)), .stubbed { scope in
