@@ -61,6 +61,7 @@ struct AppleStreamingTests {
     @Test("a data delegate receives each chunk on its own")
     func delegateSeesChunks() async throws {
         let reader = ChunkReader()
+        defer { reader.close() }
         try await withStubScope { scope in
             await scope.stub(.get(url), with: .chunks(["a", "b", "c"].map { Data($0.utf8) }, every: .milliseconds(5)))
             let reading = await reader.read(URLRequest(url: url))

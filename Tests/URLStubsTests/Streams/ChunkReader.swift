@@ -4,10 +4,14 @@ import FoundationNetworking
 import Foundation
 import URLStubs
 
-/// A session delegate that reads a data task's body piece by piece, as a
+/// Reads a data task's body piece by piece through a session delegate, as a
 /// streaming client does, and records every piece, the response and how the task
 /// ended.
-final class ChunkReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+///
+/// A session holds its delegate until it is invalidated: a test ends its reader
+/// with ``close()`` (`defer { reader.close() }`), which lets the session, and the
+/// reader, be freed.
+final class ChunkReader: @unchecked Sendable {
     // @unchecked: every stored property is read and written while `lock` is held.
 
     /// What one task delivered.
@@ -33,13 +37,42 @@ final class ChunkReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private var endings: [Int: CheckedContinuation<Reading, Never>] = [:]
     private var chunkWaiters: [Int: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
 
-    /// A session with the stub protocol and this reader as its delegate; set once,
-    /// in `init`, before any other task can see the reader.
-    private(set) var session: URLSession!
+    /// A session with the stub protocol whose delegate reports to this reader.
+    let session: URLSession
 
-    override init() {
-        super.init()
-        session = URLSession(configuration: .stubbed, delegate: self, delegateQueue: nil)
+    init() {
+        let forwarder = Forwarder()
+        session = URLSession(configuration: .stubbed, delegate: forwarder, delegateQueue: nil)
+        forwarder.reader = self
+    }
+
+    /// Invalidates the session once its tasks have ended, which frees it and the reader.
+    func close() {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// The session's delegate: hands each call to the reader.
+    private final class Forwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        // @unchecked: `reader` is set once, before the session makes any call.
+        var reader: ChunkReader?
+
+        func urlSession(
+            _ session: URLSession,
+            dataTask: URLSessionDataTask,
+            didReceive response: URLResponse,
+            completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+        ) {
+            reader?.received(response, for: dataTask)
+            completionHandler(.allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            reader?.received(data, for: dataTask)
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            reader?.completed(task, with: error)
+        }
     }
 
     /// Resumes `task` (made with ``session``) and returns what it delivered once it ended.
@@ -93,19 +126,13 @@ final class ChunkReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         return readings[task.taskIdentifier, default: Reading()]
     }
 
-    func urlSession(
-        _ session: URLSession,
-        dataTask: URLSessionDataTask,
-        didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
+    private func received(_ response: URLResponse, for dataTask: URLSessionDataTask) {
         lock.lock()
         readings[dataTask.taskIdentifier, default: Reading()].response = response as? HTTPURLResponse
         lock.unlock()
-        completionHandler(.allow)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    private func received(_ data: Data, for dataTask: URLSessionDataTask) {
         lock.lock()
         if readings[dataTask.taskIdentifier, default: Reading()].isComplete {
             readings[dataTask.taskIdentifier, default: Reading()].lateChunks += 1
@@ -121,7 +148,7 @@ final class ChunkReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         waiter?.resume()
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    private func completed(_ task: URLSessionTask, with error: (any Error)?) {
         lock.lock()
         readings[task.taskIdentifier, default: Reading()].error = error
         readings[task.taskIdentifier, default: Reading()].isComplete = true

@@ -82,6 +82,7 @@ struct StreamBadInputTests {
     @Test("an event a written stream cannot frame fails the request, after what it wrote before, with the reason")
     func writtenUnframableEvent() async throws {
         let reader = ChunkReader()
+        defer { reader.close() }
         try await withStubScope { scope in
             await scope.stub(.get(Self.url), with: .stream { writer in
                 try await writer.write(.message("fine"))
@@ -97,6 +98,7 @@ struct StreamBadInputTests {
     @Test("an empty chunk is skipped, as a server cannot send one, and an empty list of chunks is an empty body")
     func emptyChunks() async throws {
         let reader = ChunkReader()
+        defer { reader.close() }
         try await withStubScope { scope in
             await scope.stub(.get(Self.url), with: .chunks([Data(), Data("x".utf8), Data()]))
             await scope.stub(.get("https://api.example.com/empty"), with: .chunks([]))

@@ -26,6 +26,7 @@ struct StreamCancellationTests {
     @Test("cancelling 64 streams in 64 parallel scopes stops each at once: the task fails as cancelled, its stream's closure ends, nothing arrives after, nothing stays in flight")
     func cancelUnderParallelScopes() async throws {
         let reader = ChunkReader()
+        defer { reader.close() }
         let failures = await withTaskGroup(of: [String].self) { group in
             for index in 0..<64 {
                 group.addTask {
@@ -61,6 +62,7 @@ struct StreamCancellationTests {
     @Test("a scope that ends mid-stream fails the request after the chunks it delivered, with the abandoned-request message, and stops its stream")
     func scopeEndsMidStream() async throws {
         let reader = ChunkReader()
+        defer { reader.close() }
         let ended = Latch()
         let dataTask = try await withStubScope("ending") { scope in
             await scope.stub(.get(url), with: endless(ended: ended))
@@ -80,6 +82,7 @@ struct StreamCancellationTests {
     @Test("a suspended stream holds what it produced until the task resumes, then delivers it in order")
     func suspendMidStream() async throws {
         let reader = ChunkReader()
+        defer { reader.close() }
         let rest = Latch()
         let written = Latch()
         try await withStubScope { scope in

@@ -13,6 +13,7 @@ struct StreamingTests {
     @Test("a data delegate receives each chunk on its own, with the response's chunked framing")
     func delegateSeesChunks() async throws {
         let reader = ChunkReader()
+        defer { reader.close() }
         try await withStubScope { scope in
             await scope.stub(.get(url), with: .chunks(parts, every: .milliseconds(5)))
             let reading = await reader.read(URLRequest(url: url))
@@ -63,6 +64,7 @@ struct StreamingTests {
             ServerSentEvent(data: "", comment: "an event with empty data"),
         ]
         let reader = ChunkReader()
+        defer { reader.close() }
         try await withStubScope { scope in
             await scope.stub(.get(url), with: .serverSentEvents(events))
             let reading = await reader.read(URLRequest(url: url))
@@ -85,6 +87,7 @@ struct StreamingTests {
     func failsAfterEvents() async throws {
         let events = (1...5).map { ServerSentEvent.message("event \($0)") }
         let reader = ChunkReader()
+        defer { reader.close() }
         try await withStubScope { scope in
             await scope.stub(
                 .get(url),
@@ -104,6 +107,7 @@ struct StreamingTests {
     @Test("a stream cut after a number of bytes delivers exactly those bytes, splitting a chunk")
     func failsAfterBytes() async throws {
         let reader = ChunkReader()
+        defer { reader.close() }
         try await withStubScope { scope in
             await scope.stub(.get(url), with: .chunks(parts).failing(after: .bytes(9), with: .timedOut))
             let reading = await reader.read(URLRequest(url: url))
@@ -131,6 +135,7 @@ struct StreamingTests {
     @Test("a stalled stream delivers nothing more until its task is cancelled, then nothing at all")
     func stallsUntilCancelled() async throws {
         let reader = ChunkReader()
+        defer { reader.close() }
         try await withStubScope { scope in
             await scope.stub(.get(url), with: .chunks(parts).stalling(after: .chunks(1)))
             let task = reader.session.dataTask(with: URLRequest(url: url))
@@ -149,6 +154,7 @@ struct StreamingTests {
     @Test("a written stream delivers each write as a chunk, in the request's scope")
     func writtenStream() async throws {
         let reader = ChunkReader()
+        defer { reader.close() }
         try await withStubScope { scope in
             await scope.stub(.get(url), with: .stream(headers: ["Content-Type": "text/plain"]) { writer in
                 for word in ["one", "two", "three"] {
@@ -166,6 +172,7 @@ struct StreamingTests {
     @Test("an error a written stream throws fails the request after the chunks written before it")
     func writtenStreamThrows() async throws {
         let reader = ChunkReader()
+        defer { reader.close() }
         try await withStubScope { scope in
             await scope.stub(.get(url), with: .stream { writer in
                 try await writer.write("partial")
@@ -181,6 +188,7 @@ struct StreamingTests {
     func throttled() async throws {
         let body = Data(repeating: 0x61, count: 2_000)
         let reader = ChunkReader()
+        defer { reader.close() }
         try await withStubScope { scope in
             await scope.stub(.get(url), with: .data(body).throttled(bytesPerSecond: 20_000))
             let clock = ContinuousClock()

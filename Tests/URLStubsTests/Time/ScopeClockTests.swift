@@ -133,6 +133,7 @@ struct ScopeClockTests {
     func streamsOnTheManualClock() async throws {
         let clock = ManualClock()
         let reader = ChunkReader()
+        defer { reader.close() }
         try await withStubScope(clock: clock) { scope in
             let parts = ["a", "b", "c"].map { Data($0.utf8) }
             await scope.stub(.get(url), with: .chunks(parts, every: .seconds(10)).stalling(after: .chunks(2)))
