@@ -47,12 +47,7 @@ extension StubRegistry {
         var wakeUps: [(RequestWaiter, [RecordedRequest])] = []
         var liveCheck: (LoggedExchange, StubEntry)?
         let resolution = state.withLock { state in
-            let resolution = Self.resolve(unsequenced.moveOut(), scope: scope, pending: pending, state: &state, wakeUps: &wakeUps, liveCheck: &liveCheck)
-            if let home = state.scopes[(scope ?? .global).id] {
-                // A deferred request is in the list already; any other is in flight for this instant.
-                home.maxInFlight = max(home.maxInFlight, home.inFlight.count + (resolution.isDeferred ? 0 : 1))
-            }
-            return resolution
+            Self.resolve(unsequenced.moveOut(), scope: scope, pending: pending, state: &state, wakeUps: &wakeUps, liveCheck: &liveCheck)
         }
         for (waiter, requests) in wakeUps {
             waiter.resume(with: .success(requests))
@@ -77,6 +72,8 @@ extension StubRegistry {
         guard let homeState = state.scopes[home.id] else {
             return .fail(StubFailure.error(FailureMessages.scopeEnded(request, scope: home), url: request.url))
         }
+        // The requests waiting, and this one: it is in flight for at least this instant.
+        homeState.maxInFlight = max(homeState.maxInFlight, homeState.inFlight.count + 1)
         let chain = Self.chain(from: homeState, in: state)
         // Seeded scopes count the request among identical ones before anything else.
         let chaos = ChaosContext(counting: request, in: chain)
