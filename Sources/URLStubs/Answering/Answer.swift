@@ -19,7 +19,10 @@ enum Answer: Sendable {
     init(_ response: StubResponse, for request: RecordedRequest, exchange: LoggedExchange? = nil, scope: StubScope? = nil) {
         switch response.kind {
         case let .http(status, headers, body):
-            guard let http = Self.head(status: status, headers: headers, for: request) else {
+            let head = response.headCache.map { cache in
+                cache.head(for: request.url) { Self.head(status: status, headers: headers, for: request) }
+            } ?? Self.head(status: status, headers: headers, for: request)
+            guard let http = head else {
                 self = .failure(StubFailure.error(FailureMessages.unbuildableResponse(request, status: status), url: request.url))
                 return
             }

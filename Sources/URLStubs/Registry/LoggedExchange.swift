@@ -9,8 +9,14 @@ final class LoggedExchange: @unchecked Sendable {
     let request: RecordedRequest
     /// How the request ended; ``RecordedExchange/Outcome/waiting`` until then.
     var outcome: RecordedExchange.Outcome = .waiting
-    /// What answered it.
-    var source: RecordedExchange.Source = .none
+    /// What answered it: the stub that did (``answeredBy``), else what was set
+    /// here (the network for a recording scope, or nothing).
+    var source: RecordedExchange.Source {
+        get { answeredBy?.answerSource ?? unstubbedSource }
+        set { unstubbedSource = newValue }
+    }
+    /// What answered the request when no stub did.
+    private var unstubbedSource: RecordedExchange.Source = .none
     /// The clock of the scope the request was made in, which times its answer.
     let clock: ScopeClock
     /// When the request arrived, on ``clock``, since its scope opened.

@@ -21,6 +21,9 @@ final class ScopeState {
 
     /// Stubs with an origin and a literal path, by method and route, oldest first.
     private(set) var exact: [ExactKey: [StubEntry]] = [:]
+    /// How many of the exact stubs match any method (their key's method is `nil`):
+    /// while there are none, a request looks up one key, not two.
+    private var anyMethodExactCount = 0
     /// Stubs with a template, a path-only URL, no URL or a malformed pattern,
     /// oldest first.
     private(set) var general: [StubEntry] = []
@@ -82,6 +85,9 @@ final class ScopeState {
         }
         if let route = entry.pattern.routeKey {
             exact[ExactKey(method: entry.pattern.method, route: route), default: []].append(entry)
+            if entry.pattern.method == nil {
+                anyMethodExactCount += 1
+            }
         } else {
             general.append(entry)
         }
@@ -93,6 +99,9 @@ final class ScopeState {
         if let route = entry.pattern.routeKey, entry.pattern.problem == nil {
             let key = ExactKey(method: entry.pattern.method, route: route)
             exact[key]?.removeAll { $0.id == stubID }
+            if entry.pattern.method == nil {
+                anyMethodExactCount -= 1
+            }
             if exact[key]?.isEmpty == true {
                 exact[key] = nil
             }
@@ -104,6 +113,7 @@ final class ScopeState {
 
     func removeAll() {
         exact = [:]
+        anyMethodExactCount = 0
         general = []
         entries = []
     }
@@ -130,7 +140,9 @@ final class ScopeState {
         }
         if let route = request.target?.routeKey {
             consider(exact[ExactKey(method: request.method, route: route)], isExact: true)
-            consider(exact[ExactKey(method: nil, route: route)], isExact: true)
+            if anyMethodExactCount > 0 {
+                consider(exact[ExactKey(method: nil, route: route)], isExact: true)
+            }
         }
         consider(general, isExact: false)
         return best

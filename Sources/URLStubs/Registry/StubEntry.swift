@@ -31,6 +31,9 @@ final class StubEntry {
     let refusal: String?
     /// The scenario state the stub requires and the move it makes, or `nil`.
     let scenarioRule: ScenarioRule?
+    /// The head a fixed HTTP response was last answered with, for its URL; `nil`
+    /// for other answers.
+    let headCache: HeadCache?
     /// The requests this stub answered.
     var hits = 0
     /// The requests that matched a `.never` stub.
@@ -60,6 +63,11 @@ final class StubEntry {
         } else {
             refusal = scenarioRefusal
         }
+        if case let .fixed(response) = source, case .http = response.kind {
+            headCache = HeadCache()
+        } else {
+            headCache = nil
+        }
     }
 
     /// Whether the stub's scenario is in the state the stub requires (always, for
@@ -86,7 +94,11 @@ final class StubEntry {
     /// The response for the stub's `use`-th request (counting from 1), following
     /// a sequence.
     func response(forUse use: Int, of response: StubResponse) -> StubResponse {
-        guard case let .sequence(responses) = response.kind else { return response }
+        guard case let .sequence(responses) = response.kind else {
+            var response = response
+            response.headCache = headCache
+            return response
+        }
         var next = responses[min(use - 1, responses.count - 1)]
         if next.delay == nil {
             next.delay = response.delay

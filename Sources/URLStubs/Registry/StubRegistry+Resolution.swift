@@ -77,10 +77,15 @@ extension StubRegistry {
         let chain = Self.chain(from: homeState, in: state)
         // Seeded scopes count the request among identical ones before anything else.
         let chaos = ChaosContext(counting: request, in: chain)
+        var match: (StubEntry, RequestPattern.Evaluation)?
         for member in chain {
-            guard let (entry, evaluation) = member.bestMatch(for: request) else { continue }
+            match = member.bestMatch(for: request)
+            if match != nil { break }
+        }
+        if let (entry, evaluation) = match {
             request.pathParameters = evaluation.pathParameters
-            let exchange = log(request, in: chain, isUnscoped: scope == nil, wakeUps: &wakeUps)
+            // Moved into the log, not copied: a copy retains each of its fields.
+            let exchange = log(consume request, in: chain, isUnscoped: scope == nil, wakeUps: &wakeUps)
             let resolution = answer(exchange, with: entry, chaos: chaos)
             if homeState.checksLive, exchange.source != .network, exchange.source != .none {
                 liveCheck = (exchange, entry)
@@ -90,7 +95,7 @@ extension StubRegistry {
             }
             return resolution
         }
-        let exchange = log(request, in: chain, isUnscoped: scope == nil, wakeUps: &wakeUps)
+        let exchange = log(copy request, in: chain, isUnscoped: scope == nil, wakeUps: &wakeUps)
         let usedUp = usedUpMatch(for: request, in: chain)
         // The nearest scope with a cassette decides: a replay-only scope nested in a
         // recording one still sends nothing to the network.
@@ -123,14 +128,14 @@ extension StubRegistry {
     /// with no source; either answer gets the latency and hold the scope decided.
     /// Requests sent to the network are left alone.
     private static func answer(_ exchange: LoggedExchange, with entry: StubEntry, chaos: ChaosContext?) -> Resolution {
-        let request = exchange.request
+        // `exchange.request` each time, not a local copy: a copy retains every field.
         let resolution: Resolution
-        let plan = chaos?.plan(for: request, answeredBy: entry)
+        let plan = chaos?.plan(for: exchange.request, answeredBy: entry)
         if entry.expectation.forbidsRequests {
             entry.violations += 1
-            resolution = .fail(StubFailure.error(ChaosMessages.noting(FailureMessages.forbidden(request, stub: entry), chaos?.note), url: request.url))
+            resolution = .fail(StubFailure.error(ChaosMessages.noting(FailureMessages.forbidden(exchange.request, stub: entry), chaos?.note), url: exchange.request.url))
         } else if let refusal = entry.refusal {
-            resolution = .fail(StubFailure.error(ChaosMessages.noting(FailureMessages.refused(request, stub: entry, reason: refusal), chaos?.note), url: request.url))
+            resolution = .fail(StubFailure.error(ChaosMessages.noting(FailureMessages.refused(exchange.request, stub: entry, reason: refusal), chaos?.note), url: exchange.request.url))
         } else if let plan, let fault = plan.fault {
             resolution = .respond(fault.delayed(adding: plan.delay), exchange)
         } else {
@@ -138,8 +143,7 @@ extension StubRegistry {
             // In the critical section that took the use: one move per answer,
             // however many requests race for the stub.
             entry.scenarioRule?.apply()
-            exchange.source = entry.answerSource
-            exchange.answeredBy = entry
+            exchange.answeredBy = entry // And so its source.
             switch entry.source {
             case let .fixed(response):
                 resolution = .respond(entry.response(forUse: entry.hits, of: response).delayed(adding: plan?.delay), exchange)
@@ -153,7 +157,7 @@ extension StubRegistry {
         case let .fail(error):
             exchange.settle(.failure(error))
         case let .respond(response, _) where !response.isDeferred:
-            exchange.settle(RecordedExchange.Outcome(response, method: request.method))
+            exchange.settle(RecordedExchange.Outcome(response, method: exchange.request.method))
         case .respond, .compute, .passThrough:
             break
         }
@@ -223,7 +227,7 @@ extension StubRegistry {
     /// global scope only for a request made outside any scope (its log keeps the
     /// most recent ``globalLogLimit``, dropping the oldest as each new one arrives).
     private static func log(
-        _ request: RecordedRequest,
+        _ request: consuming RecordedRequest,
         in chain: [ScopeState],
         isUnscoped: Bool,
         wakeUps: inout [(RequestWaiter, [RecordedRequest])]
@@ -234,7 +238,7 @@ extension StubRegistry {
                 continue
             }
             member.log.append(exchange)
-            collectWaiters(satisfiedBy: request, in: member, into: &wakeUps)
+            collectWaiters(satisfiedBy: exchange.request, in: member, into: &wakeUps)
         }
         return exchange
     }

@@ -33,6 +33,9 @@ public struct StubResponse: Sendable {
     var delay: Duration?
     /// Whether a redirect status with a `Location` is followed inside the scope.
     var followsRedirect = true
+    /// Where the head this response was last built into is kept; set by the
+    /// registry on the copy a fixed stub answers with (see ``HeadCache``).
+    var headCache: HeadCache?
 
     init(_ kind: Kind, delay: Duration? = nil) {
         self.kind = kind

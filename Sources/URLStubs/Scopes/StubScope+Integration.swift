@@ -35,7 +35,7 @@ extension StubScope {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (StubScope) async throws -> Value
     ) async -> Outcome<Value> {
-        let (scope, title) = StubRegistry.shared.openScope(name: name, parent: current, location: location, clock: clock.map { ScopeClock($0) })
+        let (scope, title) = StubRegistry.shared.openScope(name: name, parent: current, location: location, clock: clock.map { ScopeClock.given($0) })
         let result: Swift.Result<Value, any Error>
         do {
             result = .success(try await currentBinding.withValue(scope, operation: { try await body(scope) }, isolation: isolation))

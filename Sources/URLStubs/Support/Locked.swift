@@ -13,41 +13,18 @@ import Musl
 /// thread: a critical section is a few dictionary operations, never a call into
 /// Foundation's URL loading, a continuation or user code that may block.
 ///
-/// The lock lives inline with the value, in one allocation: `os_unfair_lock` on
-/// Apple platforms, a `pthread_mutex_t` elsewhere. (`Mutex` from Synchronization
-/// needs macOS 15 and iOS 18; `NSLock` on Linux costs several allocations, and a
-/// delivery is created for every request.)
-final class Locked<State>: @unchecked Sendable {
+/// The lock lives inline with the value, in one allocation (a `ManagedBuffer`
+/// whose header is the value): `os_unfair_lock` on Apple platforms, a
+/// `pthread_mutex_t` elsewhere. (`Mutex` from Synchronization needs macOS 15 and
+/// iOS 18; `NSLock` on Linux costs several allocations, and a delivery is created
+/// for every request.) Copies share the one value and lock.
+struct Locked<State>: @unchecked Sendable {
     // @unchecked: the value is touched only inside `withLock`, while the lock is held.
-    #if canImport(Darwin)
-    private typealias Primitive = os_unfair_lock
-    #else
-    private typealias Primitive = pthread_mutex_t
-    #endif
-
-    private let storage: ManagedBuffer<State, Primitive>
+    private let storage: LockedStorage<State>
 
     /// Creates the protected value.
     init(_ state: State) {
-        storage = ManagedBuffer.create(minimumCapacity: 1) { buffer in
-            buffer.withUnsafeMutablePointerToElements { lock in
-                #if canImport(Darwin)
-                lock.initialize(to: os_unfair_lock())
-                #else
-                lock.initialize(to: pthread_mutex_t())
-                pthread_mutex_init(lock, nil)
-                #endif
-            }
-            return state
-        }
-    }
-
-    deinit {
-        #if !canImport(Darwin)
-        storage.withUnsafeMutablePointerToElements { lock in
-            _ = pthread_mutex_destroy(lock)
-        }
-        #endif
+        storage = LockedStorage.make(state)
     }
 
     /// Runs `body` with exclusive access to the value and returns what it returns.
@@ -66,5 +43,44 @@ final class Locked<State>: @unchecked Sendable {
             #endif
             return try body(&state.pointee)
         }
+    }
+}
+
+#if canImport(Darwin)
+/// The lock ``Locked`` keeps beside its value.
+typealias LockPrimitive = os_unfair_lock
+#else
+/// The lock ``Locked`` keeps beside its value.
+typealias LockPrimitive = pthread_mutex_t
+#endif
+
+/// The one allocation of a ``Locked`` value: the value as the buffer's header, the
+/// lock as its only element.
+final class LockedStorage<State>: ManagedBuffer<State, LockPrimitive> {
+    /// A buffer holding `state` and an initialised lock.
+    static func make(_ state: State) -> LockedStorage<State> {
+        let buffer = create(minimumCapacity: 1) { buffer in
+            buffer.withUnsafeMutablePointerToElements { lock in
+                #if canImport(Darwin)
+                lock.initialize(to: os_unfair_lock())
+                #else
+                lock.initialize(to: pthread_mutex_t())
+                pthread_mutex_init(lock, nil)
+                #endif
+            }
+            return state
+        }
+        // `create` makes an instance of the class it is called on.
+        return unsafeDowncast(buffer, to: LockedStorage<State>.self)
+    }
+
+    deinit {
+        withUnsafeMutablePointers { _, lock in
+            #if !canImport(Darwin)
+            _ = pthread_mutex_destroy(lock)
+            #endif
+            lock.deinitialize(count: 1)
+        }
+        // The header (the value) is deinitialised by ManagedBuffer itself.
     }
 }

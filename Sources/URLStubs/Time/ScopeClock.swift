@@ -2,8 +2,9 @@
 /// stalls and request timeouts. The continuous clock unless the test gave its own.
 ///
 /// Nested scopes take the clock of the scope they are nested in unless they are
-/// given one.
-struct ScopeClock: Sendable {
+/// given one. A class: every logged request keeps its scope's clock, and a
+/// reference is one retain where the closures and clock inside are four.
+final class ScopeClock: Sendable {
     /// Waits `duration` on the clock; `false` when the waiting task is cancelled first.
     let sleep: @Sendable (Duration) async -> Bool
     /// How much time the clock says has passed since the scope opened.
@@ -21,13 +22,12 @@ struct ScopeClock: Sendable {
     }
 
     /// `clock`, as given to a scope.
-    init<C: Clock>(_ clock: C) where C.Duration == Duration {
+    static func given<C: Clock>(_ clock: C) -> ScopeClock where C.Duration == Duration {
         if clock is ContinuousClock {
-            self = .continuous()
-            return
+            return .continuous()
         }
         let start = clock.now
-        self.init(
+        return ScopeClock(
             sleep: { duration in
                 // A day at a time, as the continuous clock's waits: clocks that count
                 // in nanoseconds trap on `.seconds(.max)`.
