@@ -34,6 +34,10 @@ final class StubEntry {
     /// The head a fixed HTTP response was last answered with, for its URL; `nil`
     /// for other answers.
     let headCache: HeadCache?
+    /// The response of a stub that answers every request with the same one (not a
+    /// sequence), ready to answer with: read as it is on every request, instead of
+    /// being taken out of ``source`` and prepared each time.
+    let sameResponse: StubResponse?
     /// The requests this stub answered.
     var hits = 0
     /// The requests that matched a `.never` stub.
@@ -68,6 +72,12 @@ final class StubEntry {
         } else {
             headCache = nil
         }
+        if case var .fixed(response) = source, !response.isSequence {
+            response.headCache = headCache
+            sameResponse = response
+        } else {
+            sameResponse = nil
+        }
     }
 
     /// Whether the stub's scenario is in the state the stub requires (always, for
@@ -94,11 +104,7 @@ final class StubEntry {
     /// The response for the stub's `use`-th request (counting from 1), following
     /// a sequence.
     func response(forUse use: Int, of response: StubResponse) -> StubResponse {
-        guard case let .sequence(responses) = response.kind else {
-            var response = response
-            response.headCache = headCache
-            return response
-        }
+        guard case let .sequence(responses) = response.kind else { return response }
         var next = responses[min(use - 1, responses.count - 1)]
         if next.delay == nil {
             next.delay = response.delay

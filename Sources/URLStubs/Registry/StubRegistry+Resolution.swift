@@ -144,13 +144,17 @@ extension StubRegistry {
             // however many requests race for the stub.
             entry.scenarioRule?.apply()
             exchange.answeredBy = entry // And so its source.
-            switch entry.source {
-            case let .fixed(response):
-                resolution = .respond(entry.response(forUse: entry.hits, of: response).delayed(adding: plan?.delay), exchange)
-            case let .dynamic(closure):
-                resolution = .compute(StubResponse.delaying(closure, by: plan?.delay), exchange)
-            case .passThrough:
-                resolution = .passThrough(exchange)
+            if let response = entry.sameResponse {
+                resolution = .respond(response.delayed(adding: plan?.delay), exchange)
+            } else {
+                switch entry.source {
+                case let .fixed(response):
+                    resolution = .respond(entry.response(forUse: entry.hits, of: response).delayed(adding: plan?.delay), exchange)
+                case let .dynamic(closure):
+                    resolution = .compute(StubResponse.delaying(closure, by: plan?.delay), exchange)
+                case .passThrough:
+                    resolution = .passThrough(exchange)
+                }
             }
         }
         switch resolution {
@@ -232,7 +236,7 @@ extension StubRegistry {
         isUnscoped: Bool,
         wakeUps: inout [(RequestWaiter, [RecordedRequest])]
     ) -> LoggedExchange {
-        let exchange = LoggedExchange(request, clock: chain[0].clock)
+        let exchange = LoggedExchange(consume request, clock: chain[0].clock)
         for member in chain {
             if member.scope.isGlobal, !isUnscoped {
                 continue

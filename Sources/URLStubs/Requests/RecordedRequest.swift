@@ -42,7 +42,7 @@ public struct RecordedRequest: Sendable {
         self.headers = urlRequest.allHTTPHeaderFields ?? [:]
         self.body = body
         self.sequenceNumber = sequenceNumber
-        target = RequestTarget(url)
+        target = RequestTarget.of(requestURL: url)
     }
 
     /// The value of the header field `name`, compared case-insensitively, or `nil`.

@@ -131,6 +131,12 @@ public struct StubResponse: Sendable {
         return copy
     }
 
+    /// Whether the response is a sequence, one response per request.
+    var isSequence: Bool {
+        if case .sequence = kind { return true }
+        return false
+    }
+
     /// Whether the answer takes time: it waits for a delay, or its body arrives
     /// over time.
     var isDeferred: Bool {

@@ -14,8 +14,10 @@ import Foundation
 /// ``Delivery``:
 /// - ``canInit(with:)`` returns `true` at once; it takes no lock and reads nothing.
 /// - The scope a request belongs to is the one current where its task was first
-///   resumed, recorded on the task (``TaskScopes``) by the `resume` hook on Apple
-///   platforms or by `init(task:cachedResponse:client:)` on Linux.
+///   resumed: recorded on the task (``TaskScopes``) by the `resume` hook on Apple
+///   platforms, and on the protocol itself by `init(task:cachedResponse:client:)`
+///   on Linux, where Foundation creates the protocol inside `resume()` and keeps
+///   it across a suspend.
 /// - ``startLoading()`` resolves the request in that scope and, for a fixed answer,
 ///   calls the client before returning, on the thread Foundation called it on.
 /// - ``stopLoading()`` stops the delivery: nothing reaches the client while the
@@ -24,6 +26,11 @@ public final class StubURLProtocol: URLProtocol {
     /// Where loading is; touched only on the thread Foundation calls
     /// `startLoading()` and `stopLoading()` on.
     private var loading = Loading.notStarted
+
+    /// The scope current where Foundation created the protocol for its task, on
+    /// the caller's task (Linux); `nil` when it was created some other way, and
+    /// the task's tag in ``TaskScopes`` decides.
+    private var resumedIn: TaskScopes.Tag?
 
     /// Where this protocol's loading is.
     private enum Loading {
@@ -56,10 +63,12 @@ public final class StubURLProtocol: URLProtocol {
     /// task on it: Foundation on Linux calls this inside `resume()`, on the
     /// caller's task (when the session has no URL cache).
     public required convenience init(task: URLSessionTask, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
-        TaskScopes.shared.tagOnFirstResume(task)
         // A task always carries its request when Foundation resumes it.
         self.init(request: task.originalRequest ?? URLRequest(url: URL(string: "about:blank")!), cachedResponse: cachedResponse, client: client)
         self.task = task
+        // On the protocol, not in the table: Foundation creates one protocol per
+        // task, at its first resume, and keeps it across a suspend.
+        resumedIn = .resumed(in: StubScope.current)
     }
     #endif
 
@@ -81,7 +90,7 @@ public final class StubURLProtocol: URLProtocol {
             fail(FailureMessages.unsupportedTask(request, kind: unsupported))
             return
         }
-        guard let task, case let .resumed(scope) = TaskScopes.shared.tag(of: task) else {
+        guard let task, case let .resumed(scope) = resumedIn ?? TaskScopes.shared.tag(of: task) else {
             fail(FailureMessages.untagged(request))
             return
         }

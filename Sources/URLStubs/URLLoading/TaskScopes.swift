@@ -3,16 +3,16 @@ import FoundationNetworking
 #endif
 import Foundation
 
-/// Which stub scope each URL session task was resumed in: the scope travels with
-/// the task, from the one moment it is visible to the protocol that answers it.
+/// Which stub scope each URL session task was resumed in, on Apple platforms: the
+/// scope travels with the task, from the one moment it is visible to the protocol
+/// that answers it.
 ///
-/// A task is tagged once, on the caller's task, when it is first resumed: by the
-/// `resume` hook on Apple platforms (no protocol hook runs on the caller's task
-/// there), and by the protocol's `init` on Linux (which Foundation runs inside
-/// `resume()`). The protocol reads the tag in `startLoading()` through
-/// ``scope(of:)`` on both, so the path Apple platforms take is the one the Linux
-/// tests exercise. A later resume (after a suspend, or in another scope) keeps the
-/// first tag.
+/// A task is tagged once, on the caller's task, when it is first resumed, by the
+/// `resume` hook (no protocol hook runs on the caller's task there). The protocol
+/// reads the tag in `startLoading()`. A later resume (after a suspend, or in
+/// another scope) keeps the first tag. On Linux, where Foundation creates the
+/// protocol inside `resume()`, the protocol records the scope itself and the
+/// table is used only by the tests that drive the protocol as CFNetwork does.
 ///
 /// Entries hold their task weakly and are swept once the table has doubled since
 /// the last sweep, so a finished task's entry costs nothing for long.

@@ -79,7 +79,15 @@ final class CFNetworkLikeDriver: @unchecked Sendable {
             sessionQueue.async {
                 precondition(StubScope.current == nil, "the session queue must not see the caller's scope")
                 precondition(StubURLProtocol.canInit(with: load.task.originalRequest!))
+                #if canImport(FoundationNetworking)
+                // Created the way CFNetwork creates it, reading nothing of the
+                // caller: Linux's own init(task:) records the scope current where it
+                // runs, which on this queue is none.
+                load.urlProtocol = StubURLProtocol(request: load.task.originalRequest!, cachedResponse: nil, client: load.client)
+                load.urlProtocol.task = load.task
+                #else
                 load.urlProtocol = StubURLProtocol(task: load.task, cachedResponse: nil, client: load.client)
+                #endif
                 self.onClientThread {
                     load.client.isInsideStartLoading = true
                     load.urlProtocol.startLoading()
