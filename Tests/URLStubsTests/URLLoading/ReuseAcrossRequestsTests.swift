@@ -1,0 +1,91 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import Testing
+@testable import URLStubs
+
+/// What one request reuses from the one before it, and that reuse never shows a
+/// request what belongs to another: a stub's response head for the same URL, and
+/// a request URL's parsed parts for the same text.
+@Suite("Reuse across requests", .timeLimit(.minutes(1)))
+struct ReuseAcrossRequestsTests {
+    let session = URLSession.stubbed
+
+    private func http(_ url: String) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await session.data(from: URL(string: url)!)
+        return (data, try #require(response as? HTTPURLResponse))
+    }
+
+    @Test("a fixed stub answers the same URL twice with the one response it built, unchanged")
+    func sameURLSharesTheResponse() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get("https://api.example.com/profile"), with: .json(#"{"name":"Ada"}"#, headers: ["ETag": "v1"]))
+            let (firstBody, first) = try await http("https://api.example.com/profile")
+            let (secondBody, second) = try await http("https://api.example.com/profile")
+            #expect(first === second)
+            #expect(second.url == URL(string: "https://api.example.com/profile"))
+            #expect(second.statusCode == 200)
+            #expect(second.value(forHTTPHeaderField: "ETag") == "v1")
+            #expect(second.value(forHTTPHeaderField: "Content-Type") == "application/json")
+            #expect(firstBody == secondBody)
+            #expect(String(decoding: secondBody, as: UTF8.self) == #"{"name":"Ada"}"#)
+        }
+    }
+
+    @Test("a template stub asked for URLs in turn gives each response the URL it was asked for")
+    func otherURLsGetTheirOwnResponse() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get("https://api.example.com/items/{id}"), with: .text("item"))
+            let urls = ["https://api.example.com/items/1", "https://api.example.com/items/2", "https://api.example.com/items/1", "https://api.example.com/items/3"]
+            var responses: [HTTPURLResponse] = []
+            for url in urls {
+                responses.append(try await http(url).1)
+            }
+            #expect(responses.map { $0.url?.absoluteString } == urls)
+            #expect(responses[0] !== responses[1])
+        }
+    }
+
+    @Test("a URL relative to a base, asked for right after its absolute form, gets a response for the URL it resolves to")
+    func relativeURLKeepsItsBase() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get("https://api.example.com/v1/users"), with: .text("users"))
+            let base = URL(string: "https://api.example.com/v1/")!
+            let relative = URL(string: "users", relativeTo: base)!
+            _ = try await scope.data(from: URL(string: "https://api.example.com/v1/users")!)
+            let (_, response) = try await scope.data(from: relative)
+            let http = try #require(response as? HTTPURLResponse)
+            #expect(http.url?.absoluteString == "https://api.example.com/v1/users")
+            #expect(http.statusCode == 200)
+        }
+    }
+
+    @Test("requests for different URLs in turn are each matched by their own URL, not the previous request's")
+    func alternatingURLsMatchTheirOwnStubs() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get("https://api.example.com/a"), with: .text("a"))
+            await scope.stub(.get("https://api.example.com/b"), with: .text("b"))
+            var bodies: [String] = []
+            for name in ["a", "b", "b", "a"] {
+                bodies.append(String(decoding: try await http("https://api.example.com/\(name)").0, as: UTF8.self))
+            }
+            #expect(bodies == ["a", "b", "b", "a"])
+            let uppercaseHost = try await http("https://API.EXAMPLE.COM/b")
+            #expect(String(decoding: uppercaseHost.0, as: UTF8.self) == "b")
+            #expect(uppercaseHost.1.url?.absoluteString == "https://API.EXAMPLE.COM/b")
+        }
+    }
+
+    @Test("a sequence stub answers each request with its own response, none reused")
+    func sequencesAreNotReused() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get("https://api.example.com/status"), with: .sequence([.status(503), .status(200)]))
+            let first = try await http("https://api.example.com/status").1
+            let second = try await http("https://api.example.com/status").1
+            let third = try await http("https://api.example.com/status").1
+            let statuses: [Int] = [first.statusCode, second.statusCode, third.statusCode]
+            #expect(statuses == [503, 200, 200])
+        }
+    }
+}
