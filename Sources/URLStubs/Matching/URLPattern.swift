@@ -100,19 +100,23 @@ struct URLPattern: Sendable {
     private static func parseSegments(_ path: Substring, in source: String) throws(PatternError) -> (segments: [Segment], isVerbatim: Bool) {
         let utf8 = path.utf8
         var segments: [Segment] = []
+        // One segment per `/`: the array is allocated once.
+        segments.reserveCapacity(utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) })
         var isVerbatim = true
         var start = utf8.index(after: utf8.startIndex)
         while true {
             let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
             let isLast = end == utf8.endIndex
             let part = path[start..<end]
-            if part.utf8.elementsEqual("**".utf8) {
+            let length = utf8.distance(from: start, to: end)
+            let isStars = length <= 2 && part.utf8.allSatisfy { $0 == UInt8(ascii: "*") }
+            if isStars, length == 2 {
                 guard isLast else {
                     throw PatternError(PatternMessages.restNotLast(source))
                 }
                 segments.append(.rest)
                 isVerbatim = false
-            } else if part.utf8.elementsEqual("*".utf8) {
+            } else if isStars, length == 1 {
                 segments.append(.wildcard)
                 isVerbatim = false
             } else if part.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {

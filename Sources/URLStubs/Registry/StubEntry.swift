@@ -31,13 +31,9 @@ final class StubEntry {
     let refusal: String?
     /// The scenario state the stub requires and the move it makes, or `nil`.
     let scenarioRule: ScenarioRule?
-    /// The head a fixed HTTP response was last answered with, for its URL; `nil`
-    /// for other answers.
-    let headCache: HeadCache?
-    /// The response of a stub that answers every request with the same one (not a
-    /// sequence), ready to answer with: read as it is on every request, instead of
-    /// being taken out of ``source`` and prepared each time.
-    let sameResponse: StubResponse?
+    /// The response of a stub that answers every request with the same one, once
+    /// its first request has prepared it (see ``sameResponse()``).
+    private var preparedResponse: StubResponse?
     /// The requests this stub answered.
     var hits = 0
     /// The requests that matched a `.never` stub.
@@ -67,17 +63,6 @@ final class StubEntry {
         } else {
             refusal = scenarioRefusal
         }
-        if case let .fixed(response) = source, case .http = response.kind {
-            headCache = HeadCache()
-        } else {
-            headCache = nil
-        }
-        if case var .fixed(response) = source, !response.isSequence {
-            response.headCache = headCache
-            sameResponse = response
-        } else {
-            sameResponse = nil
-        }
     }
 
     /// Whether the stub's scenario is in the state the stub requires (always, for
@@ -99,6 +84,24 @@ final class StubEntry {
         case let (_, .cassette(file)): .cassette(file)
         case (_, .written): .stub(location)
         }
+    }
+
+    /// The response of a stub that answers every request with the same one (not a
+    /// sequence), ready to answer with, or `nil` for other stubs.
+    ///
+    /// Prepared on the stub's first request, not when it is registered (a test
+    /// registers many stubs it never uses), then read as it is: an HTTP response
+    /// gets the ``HeadCache`` its answers share.
+    func sameResponse() -> StubResponse? {
+        if let preparedResponse {
+            return preparedResponse
+        }
+        guard case var .fixed(response) = source, !response.isSequence else { return nil }
+        if case .http = response.kind {
+            response.headCache = HeadCache()
+        }
+        preparedResponse = response
+        return response
     }
 
     /// The response for the stub's `use`-th request (counting from 1), following

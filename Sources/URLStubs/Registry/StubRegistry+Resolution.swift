@@ -144,7 +144,7 @@ extension StubRegistry {
             // however many requests race for the stub.
             entry.scenarioRule?.apply()
             exchange.answeredBy = entry // And so its source.
-            if let response = entry.sameResponse {
+            if let response = entry.sameResponse() {
                 resolution = .respond(response.delayed(adding: plan?.delay), exchange)
             } else {
                 switch entry.source {

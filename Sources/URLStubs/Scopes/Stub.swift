@@ -5,9 +5,33 @@ public struct Stub: Sendable, Hashable {
     /// The scope the stub was registered in.
     public let scope: StubScope
     /// The stub's pattern in words.
-    public let pattern: String
+    public var pattern: String {
+        requestPattern.description
+    }
     /// Where the stub was registered.
     public let location: StubSourceLocation
+    /// The pattern, written out only when asked: registering is on a test's path.
+    let requestPattern: RequestPattern
+
+    init(id: UInt64, scope: StubScope, pattern: RequestPattern, location: StubSourceLocation) {
+        self.id = id
+        self.scope = scope
+        self.location = location
+        requestPattern = pattern
+    }
+
+    /// Whether the two are the same registration (identifiers are unique in the
+    /// process; a stub ignored because its scope had ended has none, and is told
+    /// apart by where it was written).
+    public static func == (lhs: Stub, rhs: Stub) -> Bool {
+        lhs.id == rhs.id && lhs.scope == rhs.scope && lhs.location == rhs.location
+    }
+
+    /// Hashes the registration's identity.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(scope)
+    }
 
     /// How many requests the stub has answered so far (0 once its scope has ended
     /// or it was removed).

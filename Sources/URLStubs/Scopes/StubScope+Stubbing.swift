@@ -91,6 +91,6 @@ extension StubScope {
             then: transition,
             in: self
         )
-        return Stub(id: id ?? 0, scope: self, pattern: pattern.description, location: location)
+        return Stub(id: id ?? 0, scope: self, pattern: pattern, location: location)
     }
 }
