@@ -22,7 +22,6 @@ extension RequestPattern {
     /// With `skippingRoute`, the method, origin and path are taken as matching:
     /// the caller found the stub under the request's own exact-index key.
     func evaluate(_ request: RecordedRequest, exhaustive: Bool, skippingRoute: Bool = false) -> Evaluation {
-        let target = request.target
         var result = Evaluation()
         func differ(_ aspect: RequestMismatch.Aspect, _ expected: String, _ actual: String) -> Bool {
             result.mismatches.append(RequestMismatch(aspect: aspect, expected: expected, actual: actual))
@@ -38,27 +37,27 @@ extension RequestPattern {
         if let url {
             if !skippingRoute {
                 if let origin = url.origin {
-                    let actual = target.map { Self.originText($0) } ?? request.url.absoluteString
+                    let actual = request.target.map { Self.originText($0) } ?? request.url.absoluteString
                     let expected = Self.originText(origin)
-                    if target == nil || expected != actual {
+                    if request.target == nil || expected != actual {
                         if differ(.origin, expected, actual) { return result }
                     }
                 }
-                let path = target?.path ?? request.url.path
+                let path = request.target?.path ?? request.url.path
                 if let parameters = url.matchPath(path) {
                     result.pathParameters = parameters
                 } else if differ(.path, Self.pathText(url), path) {
                     return result
                 }
             }
-            if !url.queryMatches(target?.queryItems) {
+            if !url.queryMatches(request.target?.queryItems) {
                 let expected = Self.queryText(url.query ?? []).nonEmpty ?? "no query"
-                if differ(.query, expected, Self.queryText(target?.queryItems ?? []).nonEmpty ?? "no query") {
+                if differ(.query, expected, Self.queryText(request.target?.queryItems ?? []).nonEmpty ?? "no query") {
                     return result
                 }
             }
         }
-        for condition in conditions where !check(condition, request, target, differ) {
+        for condition in conditions where !check(condition, request, request.target, differ) {
             if !exhaustive { return result }
         }
         return result

@@ -26,7 +26,7 @@ final class LoggedExchange: @unchecked Sendable {
     /// The stub that answers it, if one does.
     var answeredBy: StubEntry?
 
-    init(_ request: RecordedRequest, clock: ScopeClock) {
+    init(_ request: consuming RecordedRequest, clock: ScopeClock) {
         self.request = request
         self.clock = clock
         startedAt = clock.elapsed()
