@@ -43,8 +43,8 @@ struct BodySizeBenchmark {
             return RequestComparison(
                 name: "\(Self.mebibytes(size)) body",
                 worker: worker,
-                baseline: (request, .body(MockAnswer.body(for: url) ?? Data())),
-                variant: (request, .body(body)),
+                baseline: ([request], .body(MockAnswer.body(for: url) ?? Data())),
+                variant: ([request], .body(body)),
                 requestsPerBatch: requestsPerBatch(size: size),
                 goals: ComparisonGoals(wall: .ratioAtMost(1.10))
             )

@@ -34,6 +34,10 @@ struct InterceptionBenchmark {
         let item = BenchmarkFixtures.request(BenchmarkFixtures.itemURL(stubsInScope / 2))
         let global = BenchmarkFixtures.request(BenchmarkFixtures.globalURL)
         let missing = BenchmarkFixtures.request(BenchmarkFixtures.missingURL)
+        // A different URL for every request of a batch: nothing carries over from
+        // one request to the next (no response head, no parsed URL to reuse).
+        let items = (0..<requestsPerBatch).map { BenchmarkFixtures.request(BenchmarkFixtures.itemURL($0)) }
+        let templateBody = BenchmarkFixtures.body(tag: "template")
         let oneBody = BenchmarkFixtures.body(tag: "one stub")
         let crowdedBody = BenchmarkFixtures.body(tag: "crowded")
         let globalBody = BenchmarkFixtures.body(tag: "global")
@@ -55,6 +59,9 @@ struct InterceptionBenchmark {
         let crowded = await ScopedWorker.scoped { scope in
             await scope.stub(.get(BenchmarkFixtures.singleURL.absoluteString), with: .data(crowdedBody))
         }
+        let template = await ScopedWorker.scoped { scope in
+            await scope.stub(.get(BenchmarkFixtures.origin + "/items/{id}"), with: .data(templateBody))
+        }
         let unmatched = await ScopedWorker.scoped { scope in
             await scope.stub(.get(BenchmarkFixtures.singleURL.absoluteString), with: .data(oneBody))
         }
@@ -62,13 +69,14 @@ struct InterceptionBenchmark {
 
         let batch = requestsPerBatch
         let quiet = [
-            RequestComparison(name: "1 stub in the scope", worker: one, baseline: (single, baselineBody), variant: (single, .body(oneBody)), requestsPerBatch: batch, goals: .parity),
-            RequestComparison(name: "1,000 stubs in the scope", worker: many, baseline: (item, baselineBody), variant: (item, .body(itemBody)), requestsPerBatch: batch, goals: .parity),
-            RequestComparison(name: "1 stub, completion-handler dataTask", worker: one, baseline: (single, baselineBody), variant: (single, .body(oneBody)), style: .completionHandler, requestsPerBatch: batch),
-            RequestComparison(name: "served by the global scope, outside any scope", worker: outside, baseline: (global, baselineBody), variant: (global, .body(globalBody)), requestsPerBatch: batch),
-            RequestComparison(name: "unmatched request (URLError)", worker: unmatched, baseline: (missing, .failure), variant: (missing, .failure), requestsPerBatch: batch),
+            RequestComparison(name: "1 stub in the scope", worker: one, baseline: ([single], baselineBody), variant: ([single], .body(oneBody)), requestsPerBatch: batch, goals: .parity),
+            RequestComparison(name: "1,000 stubs in the scope", worker: many, baseline: ([item], baselineBody), variant: ([item], .body(itemBody)), requestsPerBatch: batch, goals: .parity),
+            RequestComparison(name: "1 stub, completion-handler dataTask", worker: one, baseline: ([single], baselineBody), variant: ([single], .body(oneBody)), style: .completionHandler, requestsPerBatch: batch),
+            RequestComparison(name: "served by the global scope, outside any scope", worker: outside, baseline: ([global], baselineBody), variant: ([global], .body(globalBody)), requestsPerBatch: batch),
+            RequestComparison(name: "1 template stub, a different URL every request", worker: template, baseline: (items, baselineBody), variant: (items, .body(templateBody)), requestsPerBatch: batch),
+            RequestComparison(name: "unmatched request (URLError)", worker: unmatched, baseline: ([missing], .failure), variant: ([missing], .failure), requestsPerBatch: batch),
         ]
-        let crowdedComparison = RequestComparison(name: "1 stub, 1,000 other live scopes", worker: crowded, baseline: (single, baselineBody), variant: (single, .body(crowdedBody)), requestsPerBatch: batch, goals: .parity)
+        let crowdedComparison = RequestComparison(name: "1 stub, 1,000 other live scopes", worker: crowded, baseline: ([single], baselineBody), variant: ([single], .body(crowdedBody)), requestsPerBatch: batch, goals: .parity)
 
         let quietSeries = await RequestComparison.measure(quiet, pairs: pairs, warmUpPairs: warmUpPairs, label: "interception")
         Progress.log("interception: parking \(otherScopes) scopes")
@@ -79,12 +87,12 @@ struct InterceptionBenchmark {
 
         await globalStub.remove()
         let unmatchedReports = await unmatched.finish()
-        for worker in [outside, one, many, crowded] {
+        for worker in [outside, one, many, template, crowded] {
             await worker.finish()
         }
         let measured = Array(zip(quiet, quietSeries)) + zip([crowdedComparison], crowdedSeries)
         // Report order: the three held to goals first.
-        let order = [0, 1, 5, 2, 3, 4]
+        let order = [0, 1, 6, 2, 3, 4, 5]
         let comparisons = order.map { measured[$0].1.comparison(measured[$0].0.name, goals: measured[$0].0.goals) }
         return section(comparisons, unmatchedReports: unmatchedReports)
     }
@@ -96,8 +104,9 @@ struct InterceptionBenchmark {
             "Method: each comparison runs on one task, which makes batches of \(batch) requests one after another, alternating the hand-rolled protocol's session (B) and URLStubs' session (V) as B V V B B V V B ...; \(warmUpPairs) warm-up pair(s) are discarded. Both sessions are built from URLSessionConfiguration.stubbed (ephemeral, urlCache nil); the baseline's has the hand-rolled protocol in place of StubURLProtocol. Every body is 1,024 bytes.",
             "Per request (wall time, CPU time, context switches): the batch's wall time, the process's CPU time (clock_gettime CLOCK_PROCESS_CPUTIME_ID, every thread) and its context switches (getrusage RUSAGE_SELF, ru_nvcsw + ru_nivcsw) over the batch, divided by its requests; each side's figure is the median over its batches. Median and p99 request: over every request of the side, each timed from the call to its return.",
             "ratio = URLStubs / hand-rolled of the two figures shown; paired = the median over pairs of URLStubs / hand-rolled of adjacent batches (for context switches, the median of URLStubs minus hand-rolled). Goals are held to the paired figure.",
-            "Each comparison's baseline runs on the comparison's own task and requests the same URL (its table has an entry with a 1 KiB body for every URL requested): in the scope with 1 stub, the scope with 1,000 stubs (the request matches the 501st), the scope measured among 1,000 parked scopes (3 stubs each, one for the very URL requested, with another body), outside any scope (URLStubs answering from StubScope.global), or in the scope whose requests go unmatched (the baseline answering didFailWithError).",
+            "Each comparison's baseline runs on the comparison's own task and requests the same URL (its table has an entry with a 1 KiB body for every URL requested): in the scope with 1 stub, the scope with 1,000 stubs (the request matches the 501st), the scope measured among 1,000 parked scopes (3 stubs each, one for the very URL requested, with another body), outside any scope (URLStubs answering from StubScope.global), in a scope whose one stub is the template /items/{id} while each request of a batch asks for another item (the baseline's table has each), or in the scope whose requests go unmatched (the baseline answering didFailWithError).",
             "Completion-handler: both sides call dataTask(with:completionHandler:) and resume(), bridged with a checked continuation.",
+            "Reuse: the hand-rolled protocol builds an HTTPURLResponse for every request; a URLStubs stub reuses the one it built last when the URL is the same, and a request reuses the previous request's parsed URL when its text is the same. The template row asks for a different URL every time, so that neither is reused: it shows the cost without them.",
             "Every answer is checked after its batch's readings (the right body, or an error for the unmatched row); checks are not part of the measured cost.",
         ]
         let unexpected = comparisons.filter { $0.unexpected != 0 }

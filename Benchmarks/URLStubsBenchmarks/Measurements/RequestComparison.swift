@@ -12,10 +12,10 @@ struct RequestComparison: Sendable {
     var name: String
     /// The worker whose task runs both sides' batches.
     var worker: ScopedWorker
-    /// The request of the baseline's batches, and what it must end with.
-    var baseline: (request: URLRequest, expectation: RequestTimer.Expectation)
-    /// The request of URLStubs' batches, and what it must end with.
-    var variant: (request: URLRequest, expectation: RequestTimer.Expectation)
+    /// The requests of the baseline's batches, made in turn, and what each must end with.
+    var baseline: (requests: [URLRequest], expectation: RequestTimer.Expectation)
+    /// The requests of URLStubs' batches, made in turn, and what each must end with.
+    var variant: (requests: [URLRequest], expectation: RequestTimer.Expectation)
     /// How both sides make their requests.
     var style: RequestTimer.Style = .async
     /// Requests per batch.
@@ -25,20 +25,20 @@ struct RequestComparison: Sendable {
 
     /// Runs one batch of the baseline on the worker.
     func baselineBatch() async -> BatchSample {
-        await batch(baseline.request, through: BenchmarkFixtures.baselineSession, expecting: baseline.expectation)
+        await batch(baseline.requests, through: BenchmarkFixtures.baselineSession, expecting: baseline.expectation)
     }
 
     /// Runs one batch of URLStubs on the worker.
     func variantBatch() async -> BatchSample {
-        await batch(variant.request, through: BenchmarkFixtures.stubbedSession, expecting: variant.expectation)
+        await batch(variant.requests, through: BenchmarkFixtures.stubbedSession, expecting: variant.expectation)
     }
 
     /// Runs one batch of `request` through `session` on the worker.
-    private func batch(_ request: URLRequest, through session: URLSession, expecting expectation: RequestTimer.Expectation) async -> BatchSample {
+    private func batch(_ requests: [URLRequest], through session: URLSession, expecting expectation: RequestTimer.Expectation) async -> BatchSample {
         let count = requestsPerBatch
         let style = style
         return await worker.run {
-            await RequestTimer.batch(count, request, through: session, style: style, expecting: expectation)
+            await RequestTimer.batch(count, requests, through: session, style: style, expecting: expectation)
         }
     }
 

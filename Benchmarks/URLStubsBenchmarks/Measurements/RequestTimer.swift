@@ -26,15 +26,15 @@ enum RequestTimer {
         case failure
     }
 
-    /// Makes `count` requests for `request` through `session` and returns what the
-    /// batch measured.
+    /// Makes `count` requests through `session`, taking `requests` in turn, and
+    /// returns what the batch measured.
     ///
     /// Answers are kept (bodies, or `nil` for an error) and compared with
     /// `expectation` after the batch's readings are taken, so that the check is not
     /// part of the measured cost.
     static func batch(
         _ count: Int,
-        _ request: URLRequest,
+        _ requests: [URLRequest],
         through session: URLSession,
         style: Style = .async,
         expecting expectation: Expectation
@@ -44,7 +44,8 @@ enum RequestTimer {
         var answers: [Data?] = []
         answers.reserveCapacity(count)
         let meter = BatchMeter()
-        for _ in 0..<count {
+        for index in 0..<count {
+            let request = requests[index % requests.count]
             let start = Stopwatch.now()
             let answer = await answer(request, through: session, style: style)
             times.append(Stopwatch.microseconds(since: start))

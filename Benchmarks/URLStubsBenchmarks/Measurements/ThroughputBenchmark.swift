@@ -44,8 +44,8 @@ struct ThroughputBenchmark {
         let single = RequestComparison(
             name: "sequential: 1 task, back to back",
             worker: sequential,
-            baseline: (shared, .body(BenchmarkFixtures.baselineBody)),
-            variant: (shared, .body(sequentialBody)),
+            baseline: ([shared], .body(BenchmarkFixtures.baselineBody)),
+            variant: ([shared], .body(sequentialBody)),
             requestsPerBatch: sequentialBatch
         )
         let sequentialSeries = await RequestComparison.measure([single], pairs: sequentialPairs, warmUpPairs: warmUpPairs, label: "throughput, sequential")[0]
