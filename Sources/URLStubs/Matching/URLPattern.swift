@@ -141,14 +141,23 @@ struct URLPattern: Sendable {
     }
 
     /// Matches the percent-encoded `path`, returning the captured parameters, or `nil`.
+    ///
+    /// Walks the path's bytes segment by segment (a segment runs from after a `/` to
+    /// the next one); nothing is allocated unless a parameter is captured.
     func matchPath(_ path: String) -> [String: String]? {
         var parameters: [String: String] = [:]
-        var parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()[...]
+        let utf8 = path.utf8
+        // Where the next segment starts; `nil` once there is none. A path that does
+        // not start with `/` has no segments.
+        var next: String.Index? = utf8.first == UInt8(ascii: "/") ? utf8.index(after: utf8.startIndex) : nil
         for segment in segments {
             if segment == .rest {
                 return parameters
             }
-            guard let part = parts.popFirst() else { return nil }
+            guard let start = next else { return nil }
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+            next = end == utf8.endIndex ? nil : utf8.index(after: end)
+            let part = utf8[start..<end]
             switch segment {
             case let .literal(text):
                 guard part.elementsEqual(text.utf8) else { return nil }
@@ -161,7 +170,7 @@ struct URLPattern: Sendable {
                 return parameters
             }
         }
-        return parts.isEmpty ? parameters : nil
+        return next == nil ? parameters : nil
     }
 
     /// The required query compared with `items` as multisets of name-value pairs.

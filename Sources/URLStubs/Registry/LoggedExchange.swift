@@ -41,6 +41,13 @@ final class LoggedExchange: @unchecked Sendable {
         }
     }
 
+    /// Sets the outcome of a request answered in the critical section it arrived
+    /// in: it ended the instant it started (one clock reading, not two).
+    func settleOnArrival(_ outcome: RecordedExchange.Outcome) {
+        self.outcome = outcome
+        endedAt = startedAt
+    }
+
     /// The entry as users read it.
     var snapshot: RecordedExchange {
         RecordedExchange(request: request, outcome: outcome, source: source, startedAt: startedAt, endedAt: endedAt)

@@ -115,7 +115,7 @@ extension StubRegistry {
         } else {
             failure = unmatched(request, in: homeState, chain: chain, isUnscoped: scope == nil, chaosNote: chaos?.note)
         }
-        exchange.settle(.failure(failure))
+        exchange.settleOnArrival(.failure(failure))
         return .fail(failure)
     }
 
@@ -159,9 +159,9 @@ extension StubRegistry {
         }
         switch resolution {
         case let .fail(error):
-            exchange.settle(.failure(error))
+            exchange.settleOnArrival(.failure(error))
         case let .respond(response, _) where !response.isDeferred:
-            exchange.settle(RecordedExchange.Outcome(response, method: exchange.request.method))
+            exchange.settleOnArrival(RecordedExchange.Outcome(response, method: exchange.request.method))
         case .respond, .compute, .passThrough:
             break
         }
