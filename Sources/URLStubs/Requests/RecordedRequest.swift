@@ -10,39 +10,64 @@ import Foundation
 /// a stub answered it or not; read them with ``StubScope/requests``.
 public struct RecordedRequest: Sendable {
     /// The HTTP method, uppercased (`GET` when the request did not set one).
-    public let method: String
+    public var method: String { storage.method }
     /// The URL that was requested.
-    public let url: URL
+    public var url: URL { storage.url }
     /// The header fields set on the request, as `URLRequest.allHTTPHeaderFields`
     /// reports them.
     ///
     /// Headers of the session's `httpAdditionalHeaders` are not included: on Linux
     /// Foundation adds them only in its real HTTP protocol. Use ``header(_:)`` for a
     /// case-insensitive lookup.
-    public let headers: [String: String]
+    public var headers: [String: String] { storage.headers }
     /// The body: the request's `httpBody`, or the bytes drained from its
     /// `httpBodyStream`; `nil` when the request had neither.
-    public let body: Data?
+    public var body: Data? { storage.body }
     /// The request itself, as the stub protocol received it.
-    public let urlRequest: URLRequest
+    public var urlRequest: URLRequest { storage.urlRequest }
     /// The position of this request among all requests the registry received.
     public internal(set) var sequenceNumber: UInt64
     /// The values captured by the `{name}` segments of the URL template of the
     /// stub that answered the request; empty when no template matched.
     public internal(set) var pathParameters: [String: String] = [:]
     /// The URL's parts as matching compares them; `nil` when it has no scheme or host.
-    let target: RequestTarget?
+    var target: RequestTarget? { storage.target }
+
+    /// What never changes once the request is read, kept in one object: a request
+    /// is copied into logs, waiters and messages, and a copy is then one retain.
+    private final class Storage: Sendable {
+        let method: String
+        let url: URL
+        let headers: [String: String]
+        let body: Data?
+        let urlRequest: URLRequest
+        let target: RequestTarget?
+
+        init(method: String, url: URL, headers: [String: String], body: Data?, urlRequest: URLRequest, target: RequestTarget?) {
+            self.method = method
+            self.url = url
+            self.headers = headers
+            self.body = body
+            self.urlRequest = urlRequest
+            self.target = target
+        }
+    }
+
+    private let storage: Storage
 
     init(urlRequest: URLRequest, body: Data?, sequenceNumber: UInt64) {
-        self.urlRequest = urlRequest
         let method = urlRequest.httpMethod ?? "GET"
-        self.method = method == "GET" || method == "POST" ? method : method.uppercased()
         // A URLRequest always carries a URL when it reaches a URLProtocol.
-        self.url = urlRequest.url ?? URL(string: "about:blank")!
-        self.headers = urlRequest.allHTTPHeaderFields ?? [:]
-        self.body = body
+        let url = urlRequest.url ?? URL(string: "about:blank")!
+        storage = Storage(
+            method: method == "GET" || method == "POST" ? method : method.uppercased(),
+            url: url,
+            headers: urlRequest.allHTTPHeaderFields ?? [:],
+            body: body,
+            urlRequest: urlRequest,
+            target: RequestTarget.of(requestURL: url)
+        )
         self.sequenceNumber = sequenceNumber
-        target = RequestTarget.of(requestURL: url)
     }
 
     /// The value of the header field `name`, compared case-insensitively, or `nil`.
