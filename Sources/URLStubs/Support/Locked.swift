@@ -75,7 +75,7 @@ final class LockedStorage<State>: ManagedBuffer<State, LockPrimitive> {
     }
 
     deinit {
-        withUnsafeMutablePointers { _, lock in
+        withUnsafeMutablePointers { _, lock -> Void in
             #if !canImport(Darwin)
             _ = pthread_mutex_destroy(lock)
             #endif
