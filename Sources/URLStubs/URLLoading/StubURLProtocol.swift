@@ -59,9 +59,10 @@ public final class StubURLProtocol: URLProtocol {
         super.init(request: request, cachedResponse: cachedResponse, client: client)
     }
 
-    /// Creates the protocol for `task`, recording the stub scope of the calling
-    /// task on it: Foundation on Linux calls this inside `resume()`, on the
-    /// caller's task (when the session has no URL cache).
+    /// Creates the protocol for `task`, recording in it the stub scope current on
+    /// the calling task: Foundation on Linux calls this inside `resume()`, on the
+    /// caller's task (when the session has no URL cache), before it schedules
+    /// `startLoading()` on its work queue.
     public required convenience init(task: URLSessionTask, cachedResponse: CachedURLResponse?, client: (any URLProtocolClient)?) {
         // A task always carries its request when Foundation resumes it.
         self.init(request: task.originalRequest ?? URLRequest(url: URL(string: "about:blank")!), cachedResponse: cachedResponse, client: client)
