@@ -42,7 +42,7 @@ extension StubRegistry {
             return .fail(StubFailure.error(FailureMessages.noURL(urlRequest), url: nil))
         }
         // Built before the lock is taken, and moved into the critical section (taken
-        // out of the optional) rather than copied: a copy retains each of its fields.
+        // out of the optional) rather than copied: nothing more to retain and release inside the lock.
         var unsequenced: RecordedRequest? = RecordedRequest(urlRequest: urlRequest, body: body, sequenceNumber: 0)
         var wakeUps: [(RequestWaiter, [RecordedRequest])] = []
         var liveCheck: (LoggedExchange, StubEntry)?
@@ -84,7 +84,7 @@ extension StubRegistry {
         }
         if let (entry, evaluation) = match {
             request.pathParameters = evaluation.pathParameters
-            // Moved into the log, not copied: a copy retains each of its fields.
+            // Moved into the log, not copied: nothing more to retain inside the lock.
             let exchange = log(consume request, in: chain, isUnscoped: scope == nil, wakeUps: &wakeUps)
             let resolution = answer(exchange, with: entry, chaos: chaos)
             if homeState.checksLive, exchange.source != .network, exchange.source != .none {
@@ -128,7 +128,6 @@ extension StubRegistry {
     /// with no source; either answer gets the latency and hold the scope decided.
     /// Requests sent to the network are left alone.
     private static func answer(_ exchange: LoggedExchange, with entry: StubEntry, chaos: ChaosContext?) -> Resolution {
-        // `exchange.request` each time, not a local copy: a copy retains every field.
         let resolution: Resolution
         let plan = chaos?.plan(for: exchange.request, answeredBy: entry)
         if entry.expectation.forbidsRequests {
