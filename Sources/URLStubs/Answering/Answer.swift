@@ -20,7 +20,7 @@ enum Answer: Sendable {
         switch response.kind {
         case let .http(status, headers, body):
             let head = response.headCache.map { cache in
-                cache.value(for: request.url) { Self.head(status: status, headers: headers, for: request) }
+                cache.value(for: request.url) { _ in Self.head(status: status, headers: headers, for: request) }
             } ?? Self.head(status: status, headers: headers, for: request)
             guard let http = head else {
                 self = .failure(StubFailure.error(FailureMessages.unbuildableResponse(request, status: status), url: request.url))

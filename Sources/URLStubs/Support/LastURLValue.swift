@@ -12,14 +12,15 @@ final class LastURLValue<Value: Sendable>: Sendable {
     private let last = Locked<(url: String, value: Value)?>(nil)
 
     /// The value for `url`: the one kept, when it was made for the same URL text,
-    /// else the one `make` makes now (kept for the next call).
-    func value(for url: URL, make: () -> Value) -> Value {
-        guard url.baseURL == nil else { return make() }
+    /// else the one `make` makes now from the URL's absolute text (kept for the
+    /// next call).
+    func value(for url: URL, make: (String) -> Value) -> Value {
         let text = url.absoluteString
+        guard url.baseURL == nil else { return make(text) }
         if let kept = last.withLock({ $0 }), kept.url == text {
             return kept.value
         }
-        let value = make()
+        let value = make(text)
         last.withLock { $0 = (text, value) }
         return value
     }
