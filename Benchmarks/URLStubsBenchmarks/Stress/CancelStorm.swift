@@ -30,6 +30,7 @@ enum CancelStorm {
     /// Runs `children` child processes of `cancelsPerChild` cancels each, one at a
     /// time, each with `watchdog` to finish.
     static func run(children: Int, cancelsPerChild: Int, watchdog: Duration) async -> Outcome {
+        #if os(macOS) || os(Linux)
         var outcome = Outcome()
         let start = Stopwatch.now()
         for child in 0..<children {
@@ -50,6 +51,9 @@ enum CancelStorm {
         }
         outcome.seconds = Stopwatch.nanoseconds(since: start) / 1e9
         return outcome
+        #else
+        return Outcome() // iOS and its siblings cannot start a process: no storm.
+        #endif
     }
 
     /// The counts one child prints.
@@ -92,8 +96,13 @@ enum CancelStorm {
     /// Runs one child and waits for it. The child reports its progress as it makes
     /// some; one that reports nothing new for `watchdog` has hung, and is killed.
     private static func runChild(cancels: Int, watchdog: Duration) async -> ChildEnding {
+        #if os(macOS) || os(Linux)
         let process = Process()
+        #if os(Linux)
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        #else
+        process.executableURL = Bundle.main.executableURL
+        #endif
         process.arguments = [childFlag, String(cancels)]
         let output = Pipe()
         // What the child wrote, and when it last wrote.
@@ -126,6 +135,11 @@ enum CancelStorm {
               let counts = text.split(separator: "\n").compactMap({ Counts(line: String($0)) }).last
         else { return .crashed }
         return .finished(counts)
+        #else
+        // iOS, tvOS, watchOS and visionOS cannot start a process: this target builds
+        // there (Xcode's package scheme builds every target), and run() starts no child.
+        return .crashed
+        #endif
     }
 
     /// The child's side: 16 scopes at once, each starting requests against a stub

@@ -108,8 +108,24 @@ enum FailureMessages {
         "URLStubs: the response computed for \(request) cannot be delivered: \(reason)."
     }
 
-    static func untagged(_ request: URLRequest) -> String {
-        "URLStubs: \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?") reached the stub protocol without its URL session task, so URLStubs cannot tell which stub scope it was resumed in; it was failed rather than answered from another scope or the network. Make requests with a URLSession task (data(for:), dataTask, bytes(for:)) through URLSession.stubbed or a session built from URLSessionConfiguration.stubbed."
+    /// A request whose task was never tagged with a scope; `taskClass` is the
+    /// class of the task object the protocol was given, if it was given one.
+    static func untagged(_ request: URLRequest, taskClass: String?) -> String {
+        let what = "URLStubs: \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?")"
+        let failed = "it was failed rather than answered from another scope or the network."
+        guard let taskClass else {
+            return "\(what) reached the stub protocol without its URL session task, so URLStubs cannot tell which stub scope it was resumed in; \(failed) Make requests with a URLSession task (data(for:), dataTask, bytes(for:)) through URLSession.stubbed or a session built from URLSessionConfiguration.stubbed."
+        }
+        if taskClass.hasPrefix("NW") {
+            return "\(what) was loaded by Apple's Network.framework URL loader (task class \(taskClass), a session whose configuration has usesClassicLoadingMode = false), which gave the stub protocol a task that was never resumed through the hooked resume, so URLStubs cannot tell which stub scope it belongs to; \(failed) Build the session from URLSessionConfiguration.stubbed or .stubbed(from:), which select the classic loader, or set usesClassicLoadingMode = true on its configuration."
+        }
+        return "\(what) reached the stub protocol with a task (class \(taskClass)) that was never resumed through the hooked resume, so URLStubs cannot tell which stub scope it was resumed in; \(failed) Resume the task yourself (data(for:), dataTask(with:).resume(), bytes(for:)) from the test's task, through URLSession.stubbed or a session built from URLSessionConfiguration.stubbed."
+    }
+
+    /// A request whose protocol was given a stand-in for its task, when tasks
+    /// with the same identifier, method and URL were resumed in different scopes.
+    static func ambiguousTask(_ request: URLRequest, taskClass: String) -> String {
+        "URLStubs: \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?") reached the stub protocol with a stand-in task (class \(taskClass)), as Apple's Network.framework loader (usesClassicLoadingMode = false) may give, and tasks with its identifier, method and URL were resumed in different stub scopes at once, so URLStubs cannot tell which one it belongs to; it was failed rather than answered from the wrong scope. Build the session from URLSessionConfiguration.stubbed or .stubbed(from:), which select the classic loader, or set usesClassicLoadingMode = true on its configuration."
     }
 
     /// Why scope capture may be incomplete on Apple platforms.

@@ -58,4 +58,8 @@ enum ScopeMessages {
         return "URLStubs warning: " + text
     }
 
+    /// Why a background configuration cannot be stubbed.
+    static func backgroundConfiguration(_ identifier: String) -> String {
+        "URLStubs: the background session configuration \"\(identifier)\" cannot be stubbed: background sessions never consult URL protocols, so its requests would reach the network. Test the code with a stubbed foreground configuration instead (URLSessionConfiguration.stubbed, or .stubbed(from: .default) with your settings), and keep background transfers behind a seam your tests replace."
+    }
 }

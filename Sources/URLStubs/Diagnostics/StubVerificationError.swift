@@ -25,7 +25,7 @@ extension StubVerificationError: CustomStringConvertible {
             let body = problem.message.split(separator: "\n", omittingEmptySubsequences: false)
             var first = body.first.map(String.init) ?? ""
             switch problem.kind {
-            case .unmatchedRequest, .abandonedRequest, .cassette, .drift:
+            case .unmatchedRequest, .abandonedRequest, .cassette, .drift, .backgroundConfiguration:
                 break
             case .unmetExpectation, .invalidStub:
                 if let location = problem.location {

@@ -23,6 +23,11 @@ public struct StubProblem: Sendable {
         /// call was ignored), or whose seed could not be honoured (an unreadable
         /// `URLSTUBS_SEED`, a seed that disagrees with the scope's), with the reason.
         case invalidChaos(call: String, reason: String)
+        /// A background session configuration (the identifier it was made with)
+        /// was created in the scope while ``StubInterception/interceptDefaultConfigurations()``
+        /// was on: background sessions never consult URL protocols, so its
+        /// requests reach the network instead of the scope's stubs.
+        case backgroundConfiguration(identifier: String)
     }
 
     /// What kind of problem it is.

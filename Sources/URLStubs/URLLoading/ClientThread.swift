@@ -6,24 +6,32 @@ import Foundation
 /// Where a late answer (a delayed, computed or streamed one) is handed to the
 /// client: the place Foundation called `startLoading()`, recorded there.
 ///
-/// - On Apple platforms `startLoading()` runs on CFNetwork's client thread, inside
-///   its run loop, and the client must be called on that thread, in that mode: the
-///   answer is performed on that run loop.
+/// - On Apple platforms' classic loader `startLoading()` runs on CFNetwork's client
+///   thread, inside its run loop, and the client must be called on that thread, in
+///   that mode: the answer is performed on that run loop.
 /// - On Linux `startLoading()` runs on the session's work queue, which has no run
 ///   loop, and the client must be called on that queue: the answer is stored, and
 ///   `resume()` on the running task makes Foundation call `startLoading()` again on
 ///   its work queue, where it is delivered.
+/// - Elsewhere (Apple's Network.framework loader calls the protocol on a queue of
+///   its own): on the serial operation queue `startLoading()` ran on, when it ran on
+///   one; otherwise on a serial queue of the delivery's own, so that its calls are
+///   made one at a time and in order.
 enum ClientThread: @unchecked Sendable {
     // @unchecked: the run loop is only used through `schedule`, which calls
-    // thread-safe CFRunLoop functions (Apple) or adds a timer (Linux), and the task
-    // only through `resume()`, which Foundation lets any thread call.
+    // thread-safe CFRunLoop functions (Apple) or adds a timer (Linux), the task only
+    // through `resume()`, which Foundation lets any thread call, and the queues
+    // through their thread-safe `addOperation` and `async`.
 
     /// A thread running a run loop, in the mode `startLoading()` was called in.
     case runLoop(RunLoop, RunLoop.Mode)
     /// Foundation's work queue on Linux, re-entered through the task's `resume()`.
     case workQueue(URLSessionTask)
-    /// No known place: deliver from the thread the answer arrives on.
-    case unknown
+    /// The serial operation queue `startLoading()` ran on.
+    case operationQueue(OperationQueue)
+    /// A serial queue of the delivery's own: where `startLoading()` ran is not a
+    /// place work can be sent to.
+    case serialQueue(DispatchQueue)
 
     /// Where the calling thread is, for `startLoading()` to record.
     static func current(task: URLSessionTask?) -> ClientThread {
@@ -31,12 +39,15 @@ enum ClientThread: @unchecked Sendable {
         if let mode = loop.currentMode {
             return .runLoop(loop, mode)
         }
+        if let queue = OperationQueue.current, queue !== OperationQueue.main, queue.maxConcurrentOperationCount == 1 {
+            return .operationQueue(queue)
+        }
         #if canImport(FoundationNetworking)
         if let task {
             return .workQueue(task)
         }
         #endif
-        return .unknown
+        return .serialQueue(DispatchQueue(label: "URLStubs.delivery"))
     }
 
     /// Runs `block` there, later; `block` checks that loading was not stopped.
@@ -52,8 +63,10 @@ enum ClientThread: @unchecked Sendable {
             if task.state == .running {
                 task.resume()
             }
-        case .unknown:
-            block()
+        case let .operationQueue(queue):
+            queue.addOperation(block)
+        case let .serialQueue(queue):
+            queue.async(execute: block)
         }
     }
 

@@ -59,8 +59,9 @@ final class Delivery: PendingAnswer {
         var phase = Phase.idle
         /// Whether loading runs: between `startLoading()` and `stopLoading()`.
         var isLoading = false
-        /// Where late calls are made, recorded by `startLoading()`.
-        var clientThread = ClientThread.unknown
+        /// Where late calls are made, recorded by `startLoading()` before any
+        /// late call is produced.
+        var clientThread: ClientThread?
         /// The protocol late calls are made from, held weakly: Foundation owns it
         /// until its task completes.
         weak var urlProtocol: StubURLProtocol?

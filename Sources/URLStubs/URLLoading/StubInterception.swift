@@ -29,11 +29,15 @@ public enum StubInterception {
     }
 
     /// Makes every `.default` and `.ephemeral` configuration created from now on
-    /// list ``StubURLProtocol`` first in its `protocolClasses`, so sessions built
-    /// from them are answered by stubs. Idempotent and thread-safe.
+    /// list ``StubURLProtocol`` first in its `protocolClasses` (and use the classic
+    /// URL loader), so sessions built from them are answered by stubs. Idempotent
+    /// and thread-safe.
     ///
     /// Sessions that already exist keep their configuration: call this before the
-    /// code under test creates its session.
+    /// code under test creates its session. A background configuration made from
+    /// then on cannot be stubbed (background sessions never consult URL
+    /// protocols): each is reported as a problem of the stub scope it is made in,
+    /// or as a warning outside any scope.
     ///
     /// - Throws: ``StubInterceptionError/unsupportedOnLinux`` on Linux.
     public static func interceptDefaultConfigurations() throws {
@@ -59,11 +63,16 @@ public enum StubInterceptionError: Error, Sendable, Equatable, CustomStringConve
     /// Foundation on Linux consults its own HTTP protocol before any registered
     /// class, so sessions URLStubs did not configure cannot be intercepted there.
     case unsupportedOnLinux
+    /// A background configuration (the identifier it was made with) was given to
+    /// ``Foundation/URLSessionConfiguration/stubbed(from:)``: background sessions
+    /// never consult URL protocols, so their requests would reach the network.
+    case backgroundConfiguration(identifier: String)
 
     /// A sentence saying why, and what to do instead.
     public var description: String {
         switch self {
         case .unsupportedOnLinux: IntegrationMessages.sharedSessionUnsupported
+        case let .backgroundConfiguration(identifier): ScopeMessages.backgroundConfiguration(identifier)
         }
     }
 }

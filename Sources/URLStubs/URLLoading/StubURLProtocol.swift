@@ -91,8 +91,19 @@ public final class StubURLProtocol: URLProtocol {
             fail(FailureMessages.unsupportedTask(request, kind: unsupported))
             return
         }
-        guard let task, case let .resumed(scope) = resumedIn ?? TaskScopes.shared.tag(of: task) else {
-            fail(FailureMessages.untagged(request))
+        guard let task else {
+            fail(FailureMessages.untagged(request, taskClass: nil))
+            return
+        }
+        let scope: StubScope?
+        switch resumedIn ?? TaskScopes.shared.tag(of: task) {
+        case let .resumed(in: resumedScope):
+            scope = resumedScope
+        case .untagged:
+            fail(FailureMessages.untagged(request, taskClass: String(describing: type(of: task))))
+            return
+        case .ambiguous:
+            fail(FailureMessages.ambiguousTask(request, taskClass: String(describing: type(of: task))))
             return
         }
         let delivery = Delivery(scope: scope)

@@ -14,6 +14,12 @@ import Foundation
 /// protocol inside `resume()`, the protocol records the scope itself and the
 /// table is used only by the tests that drive the protocol as CFNetwork does.
 ///
+/// Apple's Network.framework loader (`usesClassicLoadingMode = false`) may give
+/// the protocol another object than the task that was resumed. For that case each
+/// tag is also filed under the task's ``ResumeKey`` (its identifier, method and
+/// URL): a protocol whose own task was never tagged takes the scope of the live
+/// tasks resumed under the same key, if they all agree, and is refused otherwise.
+///
 /// Entries hold their task weakly and are swept once the table has doubled since
 /// the last sweep, so a finished task's entry costs nothing for long.
 final class TaskScopes: Sendable {
@@ -25,18 +31,48 @@ final class TaskScopes: Sendable {
         /// The task was never tagged: it was not resumed through a hooked `resume`
         /// or a protocol `init` that could see the caller's task.
         case untagged
+        /// The task itself was not tagged, and live tasks with its ``ResumeKey``
+        /// were resumed in different scopes: which one it stands for is unknown.
+        case ambiguous
         /// The task was resumed in this scope, or outside any scope (`nil`).
         case resumed(in: StubScope?)
+    }
+
+    /// What a task stand-in shares with the task it stands for: its identifier in
+    /// its session, its method and its URL.
+    struct ResumeKey: Hashable {
+        let taskIdentifier: Int
+        let method: String
+        let url: String
+
+        init(_ task: URLSessionTask) {
+            let request = task.originalRequest
+            taskIdentifier = task.taskIdentifier
+            method = request?.httpMethod ?? "GET"
+            url = request?.url?.absoluteString ?? ""
+        }
     }
 
     private struct Entry {
         weak var task: URLSessionTask?
         let scope: StubScope?
+        let key: ResumeKey
     }
 
     private struct Table {
         var entries: [ObjectIdentifier: Entry] = [:]
+        var byKey: [ResumeKey: [ObjectIdentifier]] = [:]
         var sweepAt = 1_024
+
+        /// Forgets the entries whose task is gone.
+        mutating func sweep() {
+            entries = entries.filter { $0.value.task != nil }
+            byKey = byKey.compactMapValues { identifiers in
+                let live = identifiers.filter { entries[$0] != nil }
+                return live.isEmpty ? nil : live
+            }
+            sweepAt = max(1_024, entries.count * 2)
+        }
     }
 
     private let table = Locked(Table())
@@ -49,24 +85,38 @@ final class TaskScopes: Sendable {
 
     /// Tags `task` with `scope`, unless it has a tag already.
     func tag(_ task: URLSessionTask, with scope: StubScope?) {
-        let key = ObjectIdentifier(task)
+        let identifier = ObjectIdentifier(task)
+        let key = ResumeKey(task) // Read outside the lock: each read calls Foundation.
         table.withLock { table in
-            if let existing = table.entries[key], existing.task === task {
+            if let existing = table.entries[identifier], existing.task === task {
                 return
             }
-            table.entries[key] = Entry(task: task, scope: scope)
+            if let replaced = table.entries[identifier] {
+                // A task that is gone left its address to this one.
+                table.byKey[replaced.key]?.removeAll { $0 == identifier }
+            }
+            table.entries[identifier] = Entry(task: task, scope: scope, key: key)
+            table.byKey[key, default: []].append(identifier)
             if table.entries.count >= table.sweepAt {
-                table.entries = table.entries.filter { $0.value.task != nil }
-                table.sweepAt = max(1_024, table.entries.count * 2)
+                table.sweep()
             }
         }
     }
 
-    /// The tag of `task`.
+    /// The tag of `task`, or else the scope its stand-in's key leads to.
     func tag(of task: URLSessionTask) -> Tag {
-        table.withLock { table in
-            guard let entry = table.entries[ObjectIdentifier(task)], entry.task === task else { return .untagged }
+        let identifier = ObjectIdentifier(task)
+        if let own = table.withLock({ table -> Tag? in
+            guard let entry = table.entries[identifier], entry.task === task else { return nil }
             return .resumed(in: entry.scope)
+        }) {
+            return own
+        }
+        let key = ResumeKey(task)
+        return table.withLock { table in
+            let live = (table.byKey[key] ?? []).compactMap { table.entries[$0] }.filter { $0.task != nil }
+            guard let first = live.first else { return .untagged }
+            return live.allSatisfy { $0.scope == first.scope } ? .resumed(in: first.scope) : .ambiguous
         }
     }
 

@@ -12,24 +12,48 @@ extension URLSessionConfiguration {
     /// stub scope of the calling task is not visible. Each access returns a new
     /// configuration, free to customise.
     public static var stubbed: URLSessionConfiguration {
-        stubbed(from: .ephemeral)
+        stubbedCopy(of: .ephemeral)
     }
 
     /// A copy of `base` whose requests are all answered by stubs.
     ///
     /// Use it to keep a configuration's timeouts or other settings. The copy's
-    /// `protocolClasses` start with ``StubURLProtocol`` and its `urlCache` is `nil`.
-    /// Note that Foundation on Linux does not show `httpAdditionalHeaders` to URL
-    /// protocols, so stubs cannot match on them there.
-    public static func stubbed(from base: URLSessionConfiguration) -> URLSessionConfiguration {
+    /// `protocolClasses` start with ``StubURLProtocol``, its `urlCache` is `nil`,
+    /// and on Apple platforms it uses the classic URL loader
+    /// (`usesClassicLoadingMode`, where the OS has it), whose tasks carry their
+    /// stub scope to the protocol. Note that Foundation on Linux does not show
+    /// `httpAdditionalHeaders` to URL protocols, so stubs cannot match on them there.
+    ///
+    /// - Throws: ``StubInterceptionError/backgroundConfiguration(identifier:)`` when
+    ///   `base` is a background configuration: background sessions never consult
+    ///   URL protocols, so their requests would reach the network.
+    public static func stubbed(from base: URLSessionConfiguration) throws -> URLSessionConfiguration {
+        if let identifier = base.identifier {
+            throw StubInterceptionError.backgroundConfiguration(identifier: identifier)
+        }
+        return stubbedCopy(of: base)
+    }
+
+    /// A copy of `base`, which is not a background configuration, whose requests
+    /// are all answered by stubs.
+    private static func stubbedCopy(of base: URLSessionConfiguration) -> URLSessionConfiguration {
         StubInterception.prepare()
         // `copy()` of a configuration is a configuration on every platform.
         let configuration = base.copy() as! URLSessionConfiguration
-        let others = (configuration.protocolClasses ?? []).filter { $0 != StubURLProtocol.self }
-        configuration.protocolClasses = [StubURLProtocol.self] + others
+        configuration.prependStubProtocol()
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         return configuration
+    }
+
+    /// Puts ``StubURLProtocol`` first in `protocolClasses` (once) and, on Apple
+    /// platforms, selects the classic URL loader.
+    func prependStubProtocol() {
+        let others = (protocolClasses ?? []).filter { $0 != StubURLProtocol.self }
+        protocolClasses = [StubURLProtocol.self] + others
+        #if canImport(ObjectiveC)
+        ClassicLoadingMode.select(true, on: self)
+        #endif
     }
 }
 

@@ -23,10 +23,12 @@ enum StubProblemReporter {
     ) {
         for problem in problems {
             let location = problem.location ?? fallback
-            if Test.current != nil, let location {
-                Issue.record(Comment(rawValue: problem.message), severity: problem.isWarning ? .warning : .error, sourceLocation: location.swiftTesting)
+            if Test.current != nil, problem.isWarning {
+                Issue.recordWarning(problem.message, at: location?.swiftTesting)
+            } else if Test.current != nil, let location {
+                Issue.record(Comment(rawValue: problem.message), sourceLocation: location.swiftTesting)
             } else if Test.current != nil {
-                Issue.record(Comment(rawValue: problem.message), severity: problem.isWarning ? .warning : .error)
+                Issue.record(Comment(rawValue: problem.message))
             } else if problem.isWarning {
                 // XCTest has no warnings: say it without failing the test.
                 print("URLStubs warning: \(problem.message)" + (location.map { " (at \($0))" } ?? ""))

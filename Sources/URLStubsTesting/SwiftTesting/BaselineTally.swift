@@ -36,7 +36,7 @@ final class BaselineTally: @unchecked Sendable {
         let tally = BaselineTally(owner: owner)
         try await $current.withValue(tally) { try await body() }
         for (message, location) in tally.unusedStubs(suite: suite.name) {
-            Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: location.swiftTesting)
+            Issue.recordWarning(message, at: location.swiftTesting)
         }
     }
 

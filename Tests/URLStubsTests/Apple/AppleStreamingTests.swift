@@ -86,14 +86,23 @@ struct AppleStreamingTests {
         }
     }
 
-    @Test("a task delegate is asked before each hop, with the next request, and refusing it loads nothing more")
+    @Test("a task delegate is asked before each hop, with the next request; refusing it loads nothing more and ends the task with NSUserCancelledError")
     func delegateRefusesARedirect() async throws {
         let old = URL(string: "https://api.example.com/old")!
         let refuser = RedirectRefuser()
         try await withStubScope { scope in
             await scope.stub(.get(old), with: .redirect(to: "/new", status: 302))
             await scope.stub(.get("https://api.example.com/new"), with: .text("must not be loaded"))
-            _ = try? await URLSession.stubbed.data(for: URLRequest(url: old), delegate: refuser)
+            let ending: String
+            do {
+                let (_, response) = try await URLSession.stubbed.data(for: URLRequest(url: old), delegate: refuser)
+                ending = "response \((response as? HTTPURLResponse)?.statusCode ?? 0)"
+            } catch {
+                ending = "error \((error as NSError).domain) \((error as NSError).code)"
+            }
+            // The protocol reports the hop, then ends its load as Apple's own
+            // CustomHTTPProtocol sample does; a refused hop leaves that error.
+            #expect(ending == "error \(NSCocoaErrorDomain) \(NSUserCancelledError)")
             #expect(refuser.asked == ["302 -> https://api.example.com/new"])
             #expect(await scope.requests.map(\.url.path) == ["/old"])
         }
@@ -107,9 +116,7 @@ private final class RedirectRefuser: NSObject, URLSessionTaskDelegate, @unchecke
     private var recorded: [String] = []
 
     var asked: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return recorded
+        lock.withLock { recorded }
     }
 
     func urlSession(
@@ -118,9 +125,7 @@ private final class RedirectRefuser: NSObject, URLSessionTaskDelegate, @unchecke
         willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest
     ) async -> URLRequest? {
-        lock.lock()
-        recorded.append("\(response.statusCode) -> \(request.url?.absoluteString ?? "?")")
-        lock.unlock()
+        lock.withLock { recorded.append("\(response.statusCode) -> \(request.url?.absoluteString ?? "?")") }
         return nil
     }
 }

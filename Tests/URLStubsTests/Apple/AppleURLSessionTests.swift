@@ -59,10 +59,12 @@ struct AppleURLSessionTests {
         try await withStubScope { outer in
             await outer.stub(.get(url("/a")), with: .text("outer a"))
             await outer.stub(.get(url("/b")), with: .text("outer b"))
-            try await withStubScope { inner in
+            try await withStubScope { inner throws in
                 await inner.stub(.get(url("/b")), with: .text("inner b"))
-                #expect(String(decoding: try await URLSession.stubbed.data(from: url("/a")).0, as: UTF8.self) == "outer a")
-                #expect(String(decoding: try await URLSession.stubbed.data(from: url("/b")).0, as: UTF8.self) == "inner b")
+                let a = try await URLSession.stubbed.data(from: url("/a")).0
+                let b = try await URLSession.stubbed.data(from: url("/b")).0
+                #expect(String(decoding: a, as: UTF8.self) == "outer a")
+                #expect(String(decoding: b, as: UTF8.self) == "inner b")
             }
         }
     }
@@ -102,7 +104,8 @@ struct AppleURLSessionTests {
         let session = URLSession(configuration: .default)
         try await withStubScope { scope in
             await scope.stub(.get(url("/own-session")), with: .text("stubbed"))
-            #expect(String(decoding: try await session.data(from: url("/own-session")).0, as: UTF8.self) == "stubbed")
+            let body = try await session.data(from: url("/own-session")).0
+            #expect(String(decoding: body, as: UTF8.self) == "stubbed")
         }
     }
 

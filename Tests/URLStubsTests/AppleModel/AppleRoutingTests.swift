@@ -10,10 +10,11 @@ import Testing
 /// threads where the caller's task-locals are not visible.
 @Suite("Routing by task, as on Apple platforms", .timeLimit(.minutes(1)))
 struct AppleRoutingTests {
-    let driver = CFNetworkLikeDriver.shared
+    typealias Loader = CFNetworkLikeDriver.Loader
 
-    @Test("64 parallel scopes loading one URL through the CFNetwork-like driver each get their own body", arguments: 0..<64)
-    func parallelScopes(index: Int) async throws {
+    @Test("64 parallel scopes loading one URL through the CFNetwork-like driver each get their own body", arguments: Loader.allCases, 0..<64)
+    func parallelScopes(loader: Loader, index: Int) async throws {
+        let driver = CFNetworkLikeDriver.shared(loader)
         try await withStubScope { scope in
             await scope.stub(.get("https://api.example.com/shared"), with: .text("scope \(index)"))
             let load = driver.makeTask(URLRequest(url: URL(string: "https://api.example.com/shared")!))
@@ -24,8 +25,9 @@ struct AppleRoutingTests {
         }
     }
 
-    @Test("a request resumed in a nested scope sees the enclosing scope's stubs, and its own win")
-    func nestedScope() async throws {
+    @Test("a request resumed in a nested scope sees the enclosing scope's stubs, and its own win", arguments: Loader.allCases)
+    func nestedScope(loader: Loader) async throws {
+        let driver = CFNetworkLikeDriver.shared(loader)
         try await withStubScope { outer in
             await outer.stub(.get("https://api.example.com/a"), with: .text("outer a"))
             await outer.stub(.get("https://api.example.com/b"), with: .text("outer b"))
@@ -41,8 +43,9 @@ struct AppleRoutingTests {
         }
     }
 
-    @Test("a task created in one scope and resumed in another belongs to the scope it was resumed in")
-    func createdInOneResumedInAnother() async throws {
+    @Test("a task created in one scope and resumed in another belongs to the scope it was resumed in", arguments: Loader.allCases)
+    func createdInOneResumedInAnother(loader: Loader) async throws {
+        let driver = CFNetworkLikeDriver.shared(loader)
         let load = try await withStubScope { first in
             await first.stub(.get("https://api.example.com/who"), with: .text("first"))
             return driver.makeTask(URLRequest(url: URL(string: "https://api.example.com/who")!))
@@ -66,16 +69,18 @@ struct AppleRoutingTests {
         }
     }
 
-    @Test("a task resumed outside any scope is tagged as such and answered by global stubs only")
-    func unscopedTask() async throws {
+    @Test("a task resumed outside any scope is tagged as such and answered by global stubs only", arguments: Loader.allCases)
+    func unscopedTask(loader: Loader) async throws {
+        let driver = CFNetworkLikeDriver.shared(loader)
         let load = driver.makeTask(URLRequest(url: URL(string: "https://api.example.com/nowhere")!))
         await driver.resume(load)
         #expect(TaskScopes.shared.tag(of: load.task) == .resumed(in: nil))
         #expect(load.client.names == ["fail \(URLError.Code.resourceUnavailable.rawValue)"])
     }
 
-    @Test("a body sent as a stream is read once, to its end, and recorded")
-    func bodyFromStream() async throws {
+    @Test("a body sent as a stream is read once, to its end, and recorded", arguments: Loader.allCases)
+    func bodyFromStream(loader: Loader) async throws {
+        let driver = CFNetworkLikeDriver.shared(loader)
         try await withStubScope { scope in
             await scope.stub(.post("https://api.example.com/upload"), with: .status(201))
             var request = URLRequest(url: URL(string: "https://api.example.com/upload")!)

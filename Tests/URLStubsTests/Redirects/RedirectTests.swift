@@ -86,7 +86,7 @@ struct RedirectTests {
         }
     }
 
-    @Test("a redirect loop fails with httpTooManyRedirects after 10 redirects, each one logged")
+    @Test("a redirect loop fails with httpTooManyRedirects, each hop logged: after 10 redirects with URLStubs' message on Linux; at Foundation's own limit on Apple platforms, where Foundation follows redirects")
     func loopHitsTheLimit() async throws {
         try await withStubScope { scope in
             await scope.stub(.get("https://api.example.com/a"), with: .redirect(to: "/b"))
@@ -95,8 +95,15 @@ struct RedirectTests {
                 try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/a")!)
             }
             #expect(error?.code == .httpTooManyRedirects)
+            let paths = await scope.requests.map(\.url.path)
+            #expect(paths.enumerated().allSatisfy { $0.element == ($0.offset.isMultiple(of: 2) ? "/a" : "/b") })
+            #if canImport(FoundationNetworking)
             #expect(error?.localizedDescription == "URLStubs: too many redirects: after 10 in a row, https://api.example.com/a redirects again (302) to https://api.example.com/b; a stub may redirect in a loop.")
-            #expect(await scope.requests.count == 11)
+            #expect(paths.count == 11)
+            #else
+            // CFNetwork stops a loop at a limit of its own (16 hops, reported), with its own message.
+            #expect(paths.count > 10)
+            #endif
         }
     }
 

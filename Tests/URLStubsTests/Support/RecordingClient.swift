@@ -12,7 +12,8 @@ final class RecordingClient: NSObject, URLProtocolClient, @unchecked Sendable {
     struct Call: Sendable, Equatable {
         /// The call's name: `response 200`, `data 5 bytes`, `finish` or `fail <code>`.
         var name: String
-        /// Whether it came on the thread marked as the client thread.
+        /// Whether it came where the driver calls `startLoading()`: its client
+        /// thread, or the queue of its network-loader mode.
         var onClientThread: Bool
         /// Whether `startLoading()` had not returned yet.
         var insideStartLoading: Bool
@@ -22,6 +23,7 @@ final class RecordingClient: NSObject, URLProtocolClient, @unchecked Sendable {
     private var recorded: [Call] = []
     private var body = Data()
     private var inside = false
+    private var failure: (any Error)?
     private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// Set by the driver around `startLoading()`.
@@ -40,6 +42,13 @@ final class RecordingClient: NSObject, URLProtocolClient, @unchecked Sendable {
     /// The names of the calls so far, in order.
     var names: [String] {
         calls.map(\.name)
+    }
+
+    /// The message of the error the load failed with, if it failed.
+    var failureMessage: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return failure.map { ($0 as? URLError)?.userInfo[NSLocalizedDescriptionKey] as? String ?? "\($0)" }
     }
 
     /// The bytes loaded so far, as UTF-8 text.
@@ -64,7 +73,7 @@ final class RecordingClient: NSObject, URLProtocolClient, @unchecked Sendable {
     }
 
     private func record(_ name: String, data: Data? = nil) {
-        let onClientThread = Thread.current.threadDictionary[CFNetworkLikeDriver.clientThreadKey] != nil
+        let onClientThread = CFNetworkLikeDriver.isOnClientThread
         lock.lock()
         recorded.append(Call(name: name, onClientThread: onClientThread, insideStartLoading: inside))
         if let data {
@@ -99,6 +108,9 @@ final class RecordingClient: NSObject, URLProtocolClient, @unchecked Sendable {
     }
 
     func urlProtocol(_ protocol: URLProtocol, didFailWithError error: any Error) {
+        lock.lock()
+        failure = error
+        lock.unlock()
         record("fail \((error as? URLError)?.code.rawValue ?? 0)")
     }
 

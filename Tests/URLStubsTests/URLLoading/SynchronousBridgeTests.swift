@@ -7,14 +7,15 @@ import Testing
 
 @Suite("The synchronous bridge", .timeLimit(.minutes(1)))
 struct SynchronousBridgeTests {
-    let driver = CFNetworkLikeDriver.shared
+    typealias Loader = CFNetworkLikeDriver.Loader
 
     private func request(_ url: String) -> URLRequest {
         URLRequest(url: URL(string: url)!)
     }
 
-    @Test("a fixed answer is delivered before startLoading() returns, on the thread that called it")
-    func fixedAnswerIsSynchronous() async throws {
+    @Test("a fixed answer is delivered before startLoading() returns, on the thread that called it", arguments: Loader.allCases)
+    func fixedAnswerIsSynchronous(loader: Loader) async throws {
+        let driver = CFNetworkLikeDriver.shared(loader)
         try await withStubScope { scope in
             await scope.stub(.get("https://api.example.com/now"), with: .text("hello"))
             let load = driver.makeTask(request("https://api.example.com/now"))
@@ -28,8 +29,9 @@ struct SynchronousBridgeTests {
         }
     }
 
-    @Test("an unmatched request fails before startLoading() returns")
-    func unmatchedFailsSynchronously() async throws {
+    @Test("an unmatched request fails before startLoading() returns", arguments: Loader.allCases)
+    func unmatchedFailsSynchronously(loader: Loader) async throws {
+        let driver = CFNetworkLikeDriver.shared(loader)
         let outcome = await StubScope.withNewScope(name: nil, location: here()) { _ in
             let load = driver.makeTask(request("https://api.example.com/missing"))
             await driver.resume(load)
@@ -40,8 +42,9 @@ struct SynchronousBridgeTests {
         #expect(outcome.problems.count == 1)
     }
 
-    @Test("a delayed answer arrives after startLoading() returned, on the client thread, in order")
-    func delayedAnswerComesBackToTheClientThread() async throws {
+    @Test("a delayed answer arrives after startLoading() returned, on the client thread, in order", arguments: Loader.allCases)
+    func delayedAnswerComesBackToTheClientThread(loader: Loader) async throws {
+        let driver = CFNetworkLikeDriver.shared(loader)
         try await withStubScope { scope in
             await scope.stub(.get("https://api.example.com/later"), with: .text("later").delayed(by: .milliseconds(20)))
             let load = driver.makeTask(request("https://api.example.com/later"))
@@ -56,8 +59,9 @@ struct SynchronousBridgeTests {
         }
     }
 
-    @Test("a computed answer runs in the request's scope and arrives on the client thread")
-    func computedAnswerRunsInTheRequestsScope() async throws {
+    @Test("a computed answer runs in the request's scope and arrives on the client thread", arguments: Loader.allCases)
+    func computedAnswerRunsInTheRequestsScope(loader: Loader) async throws {
+        let driver = CFNetworkLikeDriver.shared(loader)
         try await withStubScope { scope in
             await scope.stub(.get("https://api.example.com/computed")) { _ in
                 .text(StubScope.current == scope ? "in scope" : "elsewhere")
@@ -70,8 +74,9 @@ struct SynchronousBridgeTests {
         }
     }
 
-    @Test("after a cancel's stopLoading() nothing reaches the client, and the request leaves its scope's in-flight list")
-    func nothingAfterCancel() async throws {
+    @Test("after a cancel's stopLoading() nothing reaches the client, and the request leaves its scope's in-flight list", arguments: Loader.allCases)
+    func nothingAfterCancel(loader: Loader) async throws {
+        let driver = CFNetworkLikeDriver.shared(loader)
         try await withStubScope { scope in
             await scope.stub(.get("https://api.example.com/slow"), with: .text("late").delayed(by: .milliseconds(30)))
             let load = driver.makeTask(request("https://api.example.com/slow"))
@@ -85,8 +90,9 @@ struct SynchronousBridgeTests {
         }
     }
 
-    @Test("a suspended load gets nothing while stopped and its answer when loading starts again")
-    func suspendedLoadIsAnsweredOnRestart() async throws {
+    @Test("a suspended load gets nothing while stopped and its answer when loading starts again", arguments: Loader.allCases)
+    func suspendedLoadIsAnsweredOnRestart(loader: Loader) async throws {
+        let driver = CFNetworkLikeDriver.shared(loader)
         try await withStubScope { scope in
             await scope.stub(.get("https://api.example.com/paused"), with: .text("resumed").delayed(by: .milliseconds(20)), times: .once)
             let load = driver.makeTask(request("https://api.example.com/paused"))

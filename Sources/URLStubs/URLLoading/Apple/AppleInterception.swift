@@ -14,7 +14,8 @@ enum AppleInterception {
     /// The replaced configuration factories, installed once.
     private static let configurationFactories: [String] = {
         ResumeHook.install()
-        return ["defaultSessionConfiguration", "ephemeralSessionConfiguration"].filter(prependStubProtocol)
+        let stubbed = ["defaultSessionConfiguration", "ephemeralSessionConfiguration"].filter(prependStubProtocol)
+        return stubbed + (reportBackgroundConfigurations() ? ["backgroundSessionConfigurationWithIdentifier:"] : [])
     }()
 
     /// Makes requests of `URLSession.shared` go through ``StubURLProtocol``.
@@ -26,6 +27,24 @@ enum AppleInterception {
     /// ``StubURLProtocol`` first.
     static func interceptDefaultConfigurations() {
         _ = configurationFactories
+    }
+
+    /// Replaces `+[NSURLSessionConfiguration backgroundSessionConfigurationWithIdentifier:]`
+    /// with one that reports each background configuration made while the opt-in
+    /// is on (it cannot be stubbed: background sessions never consult URL
+    /// protocols) as a problem of the stub scope it is made in, or as a warning
+    /// outside any scope; returns whether the method was found.
+    private static func reportBackgroundConfigurations() -> Bool {
+        let selector = NSSelectorFromString("backgroundSessionConfigurationWithIdentifier:")
+        guard let method = class_getClassMethod(URLSessionConfiguration.self, selector) else { return false }
+        typealias Factory = @convention(c) (AnyObject, Selector, NSString) -> URLSessionConfiguration
+        let original = unsafeBitCast(method_getImplementation(method), to: Factory.self)
+        let replacement: @convention(block) (AnyObject, NSString) -> URLSessionConfiguration = { configurationClass, identifier in
+            StubRegistry.shared.reportUnstubbable(backgroundIdentifier: identifier as String, in: StubScope.current)
+            return original(configurationClass, selector, identifier)
+        }
+        method_setImplementation(method, imp_implementationWithBlock(replacement))
+        return true
     }
 
     /// Replaces the class method `+[NSURLSessionConfiguration <factory>]` with one
@@ -41,8 +60,7 @@ enum AppleInterception {
         let original = unsafeBitCast(method_getImplementation(method), to: Factory.self)
         let replacement: @convention(block) (AnyObject) -> URLSessionConfiguration = { configurationClass in
             let configuration = original(configurationClass, NSSelectorFromString(factory))
-            let others = (configuration.protocolClasses ?? []).filter { $0 != StubURLProtocol.self }
-            configuration.protocolClasses = [StubURLProtocol.self] + others
+            configuration.prependStubProtocol()
             return configuration
         }
         method_setImplementation(method, imp_implementationWithBlock(replacement))

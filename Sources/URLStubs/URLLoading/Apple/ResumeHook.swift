@@ -12,9 +12,10 @@ import ObjectiveC
 /// `bytes(for:)`, so it tags the task (``TaskScopes``) and then calls the original.
 ///
 /// Installed once, on first use of a stubbed configuration, session or scope.
-/// `NSURLSessionTask` is hooked, and so is every class in the chain of a freshly
-/// made data task that implements `resume` itself, so that an override in a
-/// private subclass cannot skip the tag.
+/// `NSURLSessionTask` is hooked, and `NWURLSessionTask` (the tasks of Apple's
+/// Network.framework loader) where the OS has it, and so is every class in the
+/// chain of a freshly made data task of either loader that implements `resume`
+/// itself, so that an override in a private subclass cannot skip the tag.
 enum ResumeHook {
     /// What the installation did.
     struct Installation: Sendable {
@@ -46,28 +47,38 @@ enum ResumeHook {
     private static func performInstallation() -> Installation {
         var hooked: [String] = []
         var missed: [String] = []
-        if replaceResume(of: URLSessionTask.self) {
-            hooked.append(NSStringFromClass(URLSessionTask.self))
-        } else {
-            missed.append(NSStringFromClass(URLSessionTask.self))
-        }
-        // Walk the class chain of a real data task, never resumed.
-        let session = URLSession(configuration: .ephemeral)
-        let task = session.dataTask(with: URL(string: "about:blank")!)
-        var current: AnyClass? = object_getClass(task)
-        while let someClass = current, someClass != NSObject.self {
+        func hook(_ someClass: AnyClass) {
             let name = NSStringFromClass(someClass)
-            if !hooked.contains(name), implementsResume(someClass) {
-                if replaceResume(of: someClass) {
-                    hooked.append(name)
-                } else {
-                    missed.append(name)
-                }
+            guard !hooked.contains(name), !missed.contains(name) else { return }
+            if replaceResume(of: someClass) {
+                hooked.append(name)
+            } else {
+                missed.append(name)
             }
-            current = class_getSuperclass(someClass)
         }
-        task.cancel()
-        session.invalidateAndCancel()
+        hook(URLSessionTask.self)
+        // Apple's Network.framework loader (iOS 18.4, macOS 15.4 and later) makes
+        // `NWURLSessionTask`s: a hierarchy of its own, beside NSURLSessionTask.
+        // Found by name; an OS without it has nothing more to hook.
+        if let networkTask = NSClassFromString("NWURLSessionTask"), implementsResume(networkTask) {
+            hook(networkTask)
+        }
+        // Walk the class chain of a real data task of each loader, never resumed.
+        for classic in [true, false] {
+            let configuration = URLSessionConfiguration.ephemeral
+            guard classic || ClassicLoadingMode.select(false, on: configuration) else { continue }
+            let session = URLSession(configuration: configuration)
+            let task = session.dataTask(with: URL(string: "about:blank")!)
+            var current: AnyClass? = object_getClass(task)
+            while let someClass = current, someClass != NSObject.self {
+                if implementsResume(someClass) {
+                    hook(someClass)
+                }
+                current = class_getSuperclass(someClass)
+            }
+            task.cancel()
+            session.invalidateAndCancel()
+        }
         let problem = missed.isEmpty ? nil : FailureMessages.resumeNotHooked(missed)
         return Installation(hookedClassNames: hooked, problem: problem)
     }
@@ -89,9 +100,10 @@ enum ResumeHook {
         typealias Resume = @convention(c) (AnyObject, Selector) -> Void
         let original = unsafeBitCast(method_getImplementation(method), to: Resume.self)
         let replacement: @convention(block) (AnyObject) -> Void = { object in
-            if let task = object as? URLSessionTask {
-                TaskScopes.shared.tagOnFirstResume(task)
-            }
+            // An NWURLSessionTask does not inherit from NSURLSessionTask, but it is
+            // what URLSession hands out as one and answers its messages (the same
+            // trust Swift places in every task URLSession returns).
+            TaskScopes.shared.tagOnFirstResume(unsafeBitCast(object, to: URLSessionTask.self))
             original(object, NSSelectorFromString("resume"))
         }
         method_setImplementation(method, imp_implementationWithBlock(replacement))
