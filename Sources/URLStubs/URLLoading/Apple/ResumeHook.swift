@@ -99,12 +99,13 @@ enum ResumeHook {
         guard let method = class_getInstanceMethod(someClass, resume) else { return false }
         typealias Resume = @convention(c) (AnyObject, Selector) -> Void
         let original = unsafeBitCast(method_getImplementation(method), to: Resume.self)
-        let replacement: @convention(block) (AnyObject) -> Void = { object in
-            // An NWURLSessionTask does not inherit from NSURLSessionTask, but it is
-            // what URLSession hands out as one and answers its messages (the same
-            // trust Swift places in every task URLSession returns).
-            TaskScopes.shared.tagOnFirstResume(unsafeBitCast(object, to: URLSessionTask.self))
-            original(object, NSSelectorFromString("resume"))
+        // The receiver is typed as a task, unchecked: an NWURLSessionTask does not
+        // inherit from NSURLSessionTask, but URLSession hands it out as one and it
+        // answers its messages (the same trust Swift places in every task
+        // URLSession returns).
+        let replacement: @convention(block) (URLSessionTask) -> Void = { task in
+            TaskScopes.shared.tagOnFirstResume(task)
+            original(task, NSSelectorFromString("resume"))
         }
         method_setImplementation(method, imp_implementationWithBlock(replacement))
         return true
