@@ -23,8 +23,8 @@ enum RedirectHop {
     ///
     /// The `Location` is resolved against the request's URL (keeping its fragment
     /// when the location has none). A 303, and a 301 or 302 answering a POST,
-    /// become a GET (a HEAD stays a HEAD) without the body and the header fields
-    /// describing it; 307 and 308 keep the method and the body.
+    /// become a GET (a HEAD stays a HEAD, and loses its body too) without the body
+    /// and the header fields describing it; 307 and 308 keep the method and the body.
     static func next(after status: Int, headers: [String: String], for request: RecordedRequest) -> URLRequest? {
         guard isRedirect(status),
               let location = headers.first(where: { $0.key.caseInsensitiveCompare("Location") == .orderedSame })?.value,
@@ -34,8 +34,10 @@ enum RedirectHop {
         next.url = inheritingFragment(resolved, from: request.url)
         next.httpBodyStream = nil
         let becomesGet = (status == 303 && request.method != "HEAD") || ((status == 301 || status == 302) && request.method == "POST")
-        if becomesGet {
-            next.httpMethod = "GET"
+        if becomesGet || status == 303 {
+            if becomesGet {
+                next.httpMethod = "GET"
+            }
             next.httpBody = nil
             for name in (next.allHTTPHeaderFields ?? [:]).keys where bodyFields.contains(name.lowercased()) {
                 next.setValue(nil, forHTTPHeaderField: name)

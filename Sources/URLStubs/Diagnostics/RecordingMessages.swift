@@ -19,6 +19,10 @@ enum RecordingMessages {
         }
     }
 
+    static func invalidBase64(entry index: Int, isRequest: Bool) -> String {
+        "log.entries[\(index)].\(isRequest ? "request.postData" : "response.content") is marked \"encoding\": \"base64\" but its text is not base64"
+    }
+
     static func decodingFailure(_ error: any Error) -> String {
         switch error {
         case let DecodingError.keyNotFound(key, context):

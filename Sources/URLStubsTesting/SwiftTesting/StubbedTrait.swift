@@ -158,7 +158,8 @@ extension Trait where Self == StubbedTrait {
     ///
     /// By default each test case has a file of its own,
     /// `Cassettes/<suite name>/<test function name>.har` next to the test file;
-    /// pass `nil` for that, or a `name` for `Cassettes/<name>.har` (give a name only on a
+    /// pass `nil` for that, or a `name` for `Cassettes/<name>.har` (`"users"` and
+    /// `"users.har"` both name `users.har`; give a name only on a
     /// single test: two test cases writing one file at once is refused).
     /// `mode` is what ``URLStubs/withStubScope(_:cassette:mode:redaction:fileID:filePath:line:column:isolation:_:)``
     /// describes, and the environment variable `URLSTUBS_RECORD` overrides it for a

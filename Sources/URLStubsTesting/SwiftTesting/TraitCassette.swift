@@ -4,7 +4,8 @@ import URLStubs
 
 /// The cassette a `.stubbed(cassette:)` trait gives each test case.
 struct TraitCassette: Sendable {
-    /// The file's name (without `.har`), or `nil` for one file per test case.
+    /// The file's name (`.har` is added unless it ends with it), or `nil` for one
+    /// file per test case.
     let name: String?
     let mode: CassetteMode
     /// Where the files go; `nil` for `Cassettes/` next to the file the trait is in.
@@ -22,7 +23,9 @@ struct TraitCassette: Sendable {
         let traitURL = URL(fileURLWithPath: traitFile)
         let directory = self.directory ?? traitURL.deletingLastPathComponent().appendingPathComponent("Cassettes", isDirectory: true)
         if let name {
-            return directory.appendingPathComponent(Self.fileName(name) + ".har")
+            // "users.har" names the file users.har, as "users" does, not users.har.har.
+            let base = name.lowercased().hasSuffix(".har") ? String(name.dropLast(4)) : name
+            return directory.appendingPathComponent(Self.fileName(base) + ".har")
         }
         if testCase?.isParameterized == true {
             throw TraitCassetteError.parameterized(test: test.name)

@@ -25,5 +25,12 @@ struct TraitCassetteTests {
         #expect(try await getText("https://cassette.example.com/flags") == "baseline")
     }
 
+    @Test("a cassette named with its .har extension is that file, not <name>.har.har", .stubbed(cassette: "shared-config.har"))
+    func namedWithExtension() async throws {
+        #expect(try await getText("https://cassette.example.com/config") == #"{"theme":"dark","x":1}"#)
+        let exchanges = await StubScope.currentTest().exchanges
+        #expect(exchanges.map(\.source) == [.cassette(Self.cassettes.appendingPathComponent("shared-config.har"))])
+    }
+
     static let cassettes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Cassettes", isDirectory: true)
 }

@@ -16,10 +16,16 @@ enum CassetteReplay {
             }
             throw .unreadable(path: file.path, reason: error.localizedDescription)
         }
+        let har: HARFile
         do {
-            return try HARFile.decode(data).cassetteEntries
+            har = try HARFile.decode(data)
         } catch {
             throw .unreadable(path: file.path, reason: RecordingMessages.decodingFailure(error))
+        }
+        do {
+            return try har.cassetteEntries
+        } catch {
+            throw .unreadable(path: file.path, reason: RecordingMessages.invalidBase64(entry: error.entry, isRequest: error.isRequest))
         }
     }
 
