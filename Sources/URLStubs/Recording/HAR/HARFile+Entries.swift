@@ -56,7 +56,7 @@ extension HARFile.Entry {
             postData: postData,
             bodySize: entry.requestBody?.count ?? 0
         )
-        let response: HARFile.Response
+        var response: HARFile.Response
         switch entry.answer {
         case let .response(status, headers, body):
             let (text, encoding) = HARText.encode(body)
@@ -69,6 +69,9 @@ extension HARFile.Entry {
                 bodySize: body.count,
                 error: nil
             )
+            if RedirectHop.isRedirect(status), let location = CassetteEntry.value(of: "Location", in: headers) {
+                response.redirectURL = location
+            }
         case let .failure(code, message):
             response = HARFile.Response(
                 status: 0,
