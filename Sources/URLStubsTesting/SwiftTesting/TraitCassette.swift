@@ -11,6 +11,8 @@ struct TraitCassette: Sendable {
     /// Where the files go; `nil` for `Cassettes/` next to the file the trait is in.
     let directory: URL?
     let redaction: Redaction
+    /// How requests are matched with the cassette's entries.
+    let matching: CassetteMatching
     /// The path of the file the trait is written in.
     let traitFile: String
 
