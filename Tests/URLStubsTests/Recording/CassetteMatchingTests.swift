@@ -92,6 +92,16 @@ struct CassetteMatchingTests {
         }
     }
 
+    @Test("an answer whose body is not JSON (server-sent events) is replayed as recorded, without echoing")
+    func nonJSONAnswer() async throws {
+        let events = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n"
+        let har = Self.har([("POST", "https://api.example.com/mcp", [:], #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, events)])
+        try await Self.replaying(har, matching: .jsonRPC) { _ in
+            let (text, _) = try await Self.send("POST", "https://api.example.com/mcp", body: #"{"jsonrpc":"2.0","id":9,"method":"ping"}"#)
+            #expect(text == events)
+        }
+    }
+
     @Test("comparing header fields: the recorded names and values, apart from the ignored ones; a redacted value matches any")
     func headers() async throws {
         let har = Self.har([
@@ -142,6 +152,7 @@ struct CassetteMatchingTests {
         (CassetteMatching.standard.ignoringJSONFields(""), #"ignoringJSONFields("")"#, #"the path is empty; name a field, such as "id" or "params.cursor""#),
         (.standard.ignoringJSONFields("$."), #"ignoringJSONFields("$.")"#, #"the path is empty; name a field, such as "id" or "params.cursor""#),
         (.standard.ignoringJSONFields("params..id"), #"ignoringJSONFields("params..id")"#, #"a key of the path is empty; write keys joined by single dots, such as "params.cursor""#),
+        (.standard.ignoringJSONFields("items[*].id"), #"ignoringJSONFields("items[*].id")"#, #"paths have no brackets: a path that meets an array applies to each element, so write "items.id" for the id of every item"#),
         (.standard.echoingJSONFields("items[*].id"), #"echoingJSONFields("items[*].id")"#, #"paths have no brackets: a path that meets an array applies to each element, so write "items.id" for the id of every item"#),
         (.standard.comparingHeaders(except: ""), #"comparingHeaders(except: "")"#, "a header field name is empty"),
     ])

@@ -78,6 +78,21 @@ struct RecordedRedirectTests {
         #expect(server.requests.map(\.path) == ["/start", "/middle", "/final?x=1", "/start", "/middle", "/final?x=1"])
     }
 
+    @Test("a passthrough lets through only the hops it matches: a hop nothing matches fails, and the server never receives it")
+    func passThroughOnlyWhatMatches() async throws {
+        let server = try Self.redirectingServer()
+        defer { server.stop() }
+        let error = await thrownError(StubVerificationError.self) {
+            try await withStubScope { scope in
+                await scope.passThrough(.get(server.url("/start")))
+                let failure = await thrownError(URLError.self) { _ = try await URLSession.stubbed.data(from: server.url("/start")) }
+                #expect(failure?.localizedDescription.hasPrefix("URLStubs: no stub matches GET \(server.url("/middle")) in scope") == true)
+            }
+        }
+        #expect(error?.problems.count == 1)
+        #expect(server.requests.map(\.path) == ["/start"])
+    }
+
     @Test("a recorded redirect writes one entry per hop and replays them as hops with the server gone, ending at the final URL")
     func recordedAndReplayed() async throws {
         let directory = try TemporaryDirectory()

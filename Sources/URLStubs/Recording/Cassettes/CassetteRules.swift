@@ -17,7 +17,14 @@ struct CassetteRules: Sendable {
         (ignored, echoed) = try matching.validated()
     }
 
-    static let standard = try! CassetteRules(.standard) // The standard rules have nothing to check.
+    /// The standard rules: nothing to check.
+    static let standard = CassetteRules(matching: .standard, ignored: [], echoed: [])
+
+    private init(matching: CassetteMatching, ignored: [JSONFieldPath], echoed: [JSONFieldPath]) {
+        self.matching = matching
+        self.ignored = ignored
+        self.echoed = echoed
+    }
 
     /// The entries that answer the same requests share this key (with the method
     /// and URL): the body (as canonical JSON without the ignored fields, when it
