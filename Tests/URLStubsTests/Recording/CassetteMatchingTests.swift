@@ -92,13 +92,18 @@ struct CassetteMatchingTests {
         }
     }
 
-    @Test("an answer whose body is not JSON (server-sent events) is replayed as recorded, without echoing")
-    func nonJSONAnswer() async throws {
-        let events = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n"
-        let har = Self.har([("POST", "https://api.example.com/mcp", [:], #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, events)])
+    @Test("server-sent events take the echoed fields in each data line of JSON, and other bodies that are not JSON replay as recorded")
+    func eventsAndText() async throws {
+        let events = "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\nevent: note\ndata: not json\n\n"
+        let har = Self.har([
+            ("POST", "https://api.example.com/mcp", [:], #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, events),
+            ("POST", "https://api.example.com/text", [:], #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, "plain id 1"),
+        ])
         try await Self.replaying(har, matching: .jsonRPC) { _ in
-            let (text, _) = try await Self.send("POST", "https://api.example.com/mcp", body: #"{"jsonrpc":"2.0","id":9,"method":"ping"}"#)
-            #expect(text == events)
+            let (streamed, _) = try await Self.send("POST", "https://api.example.com/mcp", body: #"{"jsonrpc":"2.0","id":9,"method":"ping"}"#)
+            #expect(streamed == "event: message\ndata: {\"id\":9,\"jsonrpc\":\"2.0\",\"result\":{}}\n\nevent: note\ndata: not json\n\n")
+            let (text, _) = try await Self.send("POST", "https://api.example.com/text", body: #"{"jsonrpc":"2.0","id":9,"method":"ping"}"#)
+            #expect(text == "plain id 1")
         }
     }
 

@@ -66,8 +66,9 @@ public struct CassetteMatching: Sendable, CustomStringConvertible {
     /// echo. Paths are written as for ``ignoringJSONFields(_:)``; in a batch, the
     /// request's elements and the answer's are paired in order.
     ///
-    /// An answer that takes a value is re-encoded as JSON with its keys sorted;
-    /// the values are written to the cassette as they were recorded.
+    /// An answer that takes a value is re-encoded as JSON with its keys sorted; an
+    /// answer of server-sent events takes them in each `data:` line that is JSON.
+    /// The values are written to the cassette as they were recorded.
     public func echoingJSONFields(_ paths: String...) -> CassetteMatching {
         var copy = self
         copy.echoedJSONFields += paths

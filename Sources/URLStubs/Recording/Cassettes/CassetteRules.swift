@@ -107,21 +107,55 @@ struct CassetteRules: Sendable {
         !echoed.isEmpty
     }
 
-    /// `response` with the echoed fields taken from the body of `request`: an
-    /// HTTP answer whose body and the request's are JSON; any other as it is.
+    /// `response` with the echoed fields taken from the JSON body of `request`: in
+    /// the answer's body when it is JSON, or in each server-sent event whose `data`
+    /// is one line of JSON (the streamed answers of MCP); any other answer as it is.
     func answer(_ response: StubResponse, to request: RecordedRequest) -> StubResponse {
         guard !echoed.isEmpty, case let .http(status, headers, body) = response.kind,
               let requestBody = request.body,
-              let source = try? JSONSerialization.jsonObject(with: requestBody, options: [.fragmentsAllowed]),
-              var target = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+              let source = try? JSONSerialization.jsonObject(with: requestBody, options: [.fragmentsAllowed])
         else { return response }
+        let echoedBody: Data?
+        if let target = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) {
+            echoedBody = echo(from: source, into: target)
+        } else {
+            echoedBody = echoIntoEvents(from: source, body)
+        }
+        guard let echoedBody else { return response }
+        // The recorded length is the recorded body's: the new body gets its own.
+        return .data(echoedBody, status: status, headers: headers.filter { $0.key.caseInsensitiveCompare("Content-Length") != .orderedSame })
+    }
+
+    /// `target` with the echoed fields taken from `source`, encoded with sorted keys.
+    private func echo(from source: Any, into target: Any) -> Data? {
+        var target = target
         for path in echoed {
             target = path.echoing(from: source, into: target)
         }
-        guard let echoedBody = try? JSONSerialization.data(withJSONObject: target, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) else {
-            return response
+        return try? JSONSerialization.data(withJSONObject: target, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+    }
+
+    /// The server-sent events of `body` with the echoed fields taken from `source`
+    /// in each `data:` line that is JSON, or `nil` when no line is.
+    private func echoIntoEvents(from source: Any, _ body: Data) -> Data? {
+        guard let text = String(data: body, encoding: .utf8) else { return nil }
+        var changed = false
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.hasPrefix("data:") else { return String(line) }
+            var payload = line.dropFirst(5)
+            if payload.first == " " {
+                payload = payload.dropFirst()
+            }
+            let carriageReturn = payload.last == "\r"
+            if carriageReturn {
+                payload = payload.dropLast()
+            }
+            guard let target = try? JSONSerialization.jsonObject(with: Data(payload.utf8), options: [.fragmentsAllowed]),
+                  let echoed = echo(from: source, into: target)
+            else { return String(line) }
+            changed = true
+            return "data: " + String(decoding: echoed, as: UTF8.self) + (carriageReturn ? "\r" : "")
         }
-        // The recorded length is the recorded body's: the new body gets its own.
-        return .data(echoedBody, status: status, headers: headers.filter { $0.key.caseInsensitiveCompare("Content-Length") != .orderedSame })
+        return changed ? Data(lines.joined(separator: "\n").utf8) : nil
     }
 }
