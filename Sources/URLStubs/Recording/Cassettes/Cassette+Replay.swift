@@ -110,9 +110,12 @@ enum CassetteReplay {
             let fields = entry.requestHeaders
             pattern = pattern.adding(.predicate("the recorded header fields (\(rules.matching))") { rules.headers($0.headers, match: fields) })
         }
-        if !rules.matching.matchers.isEmpty, let recorded = recordedRequest(of: entry) {
+        if !rules.matching.matchers.isEmpty {
+            // An entry whose URL is not a URL cannot be shown to the user's rules:
+            // it matches nothing rather than skipping them.
+            let recorded = recordedRequest(of: entry)
             for matcher in rules.matching.matchers {
-                pattern = pattern.adding(.predicate(matcher.description) { matcher.matches($0, recorded) })
+                pattern = pattern.adding(.predicate(matcher.description) { request in recorded.map { matcher.matches(request, $0) } ?? false })
             }
         }
         return pattern
