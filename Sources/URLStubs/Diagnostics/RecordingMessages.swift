@@ -10,6 +10,8 @@ enum RecordingMessages {
             "URLStubs: the cassette at \(path) cannot be read as a HAR file: \(reason)."
         case let .invalidRule(rule, reason):
             "URLStubs: the redaction setting \(rule) cannot be used: \(reason). Nothing was recorded."
+        case let .invalidMatching(rule, reason):
+            "URLStubs: the cassette matching rule \(rule) cannot be used: \(reason). Nothing was replayed or recorded."
         case let .leakedSecret(path, leak):
             "URLStubs: did not write the cassette \(path): a secret survived redaction in \(leak). Nothing was written. Add a redaction rule that removes it (Redaction.standard.adding(.jsonField(…)) or .pattern(…)), or stop the server from echoing it."
         case let .alreadyRecording(path):
@@ -17,6 +19,15 @@ enum RecordingMessages {
         case let .unwritable(path, reason):
             "URLStubs: could not write the cassette \(path): \(reason)."
         }
+    }
+
+    static let emptyHeaderName = "a header field name is empty"
+    static let emptyJSONPath = "the path is empty; name a field, such as \"id\" or \"params.cursor\""
+    static let emptyJSONPathKey = "a key of the path is empty; write keys joined by single dots, such as \"params.cursor\""
+    static let bracketsInJSONPath = "paths have no brackets: a path that meets an array applies to each element, so write \"items.id\" for the id of every item"
+
+    static func invalidBase64(entry index: Int, isRequest: Bool) -> String {
+        "log.entries[\(index)].\(isRequest ? "request.postData" : "response.content") is marked \"encoding\": \"base64\" but its text is not base64"
     }
 
     static func decodingFailure(_ error: any Error) -> String {

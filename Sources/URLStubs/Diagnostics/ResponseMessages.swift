@@ -9,6 +9,10 @@ enum ResponseMessages {
         "the fixture at \(fileURL.path) cannot be read: \(error.localizedDescription)"
     }
 
+    static func nonFileFixture(_ url: URL) -> String {
+        "the fixture at \(url.absoluteString) is not a file: fixtures are read only from file URLs, so that no stub reaches the network (it was not loaded); use passThrough(_:) or a cassette for real traffic"
+    }
+
     static func missingFixture(named name: String, in bundle: Bundle) -> String {
         "no fixture named \"\(name)\" in bundle \(bundle.bundlePath)"
     }

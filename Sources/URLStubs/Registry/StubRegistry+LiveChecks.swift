@@ -18,7 +18,7 @@ extension StubRegistry {
     /// keeps the check for the end of `scope`.
     func startLiveCheck(of exchange: LoggedExchange, answeredBy entry: StubEntry, in scope: StubScope) {
         let request = exchange.request
-        let live = Task.detached { await LiveRequest.send(request) }
+        let live = Task.detached { await LiveRequest.send(request, followingRedirects: true) }
         let check = LiveCheck(exchange: exchange, stub: entry.summary, location: entry.location, live: live)
         let isOpen = state.withLock { state in
             guard let scopeState = state.scopes[scope.id] else { return false }

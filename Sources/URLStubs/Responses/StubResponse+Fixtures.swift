@@ -11,7 +11,15 @@ extension StubResponse {
     /// `xml`, `png`, `jpg`, `gif`, `pdf`; anything else is
     /// `application/octet-stream`) unless `headers` sets one. A file that cannot be
     /// read is refused, and the scope reports its path and the reason.
+    ///
+    /// Only `file:` URLs are read. Any other URL (`https:`, `http:`, `data:`, ...)
+    /// is refused without being loaded, so a stub never reaches the network: use
+    /// ``StubScope/passThrough(_:times:fileID:filePath:line:column:)`` or a
+    /// cassette for real traffic.
     public static func fixture(at fileURL: URL, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+        guard fileURL.isFileURL else {
+            return StubResponse(.refused(ResponseMessages.nonFileFixture(fileURL)))
+        }
         do {
             let body = try Data(contentsOf: fileURL)
             return http(status: status, headers: headers, body: body, contentType: contentType(forExtension: fileURL.pathExtension))

@@ -13,7 +13,9 @@ extension StubResponse {
     /// request is answered by the stubs of the same scope and logged like any other,
     /// up to 10 redirects in a row (then the request fails with
     /// `URLError.httpTooManyRedirects`). The client gets the final response, whose
-    /// `url` is the final URL.
+    /// `url` is the final URL. A hop to another origin (scheme, host or port)
+    /// carries none of the request's `Authorization`, `Proxy-Authorization` and
+    /// `Cookie` fields.
     ///
     /// With `follow: false` the redirect response itself is delivered, as a session
     /// whose delegate refuses every redirect would receive it. Any response with a

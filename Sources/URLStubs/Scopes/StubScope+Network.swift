@@ -7,8 +7,11 @@ extension StubScope {
     /// stubs (method, headers, body and timeout as the request had them; cookies
     /// and caches are not shared), and its caller receives the real status, header
     /// fields and body, or the network's error. It is recorded in ``requests`` and
-    /// ``exchanges`` like any other. Redirects are followed, and the last response
-    /// is delivered for the URL that was asked for. Like any stub, it competes by
+    /// ``exchanges`` like any other. A redirect the server answers is followed the
+    /// way a stubbed one is: each hop is a request of its own, answered by the
+    /// scope (so a hop no passthrough or stub matches fails, and a hop to another
+    /// origin carries no `Authorization`, `Proxy-Authorization` or `Cookie`), and
+    /// the final response has the final URL. Like any stub, it competes by
     /// recency: stubs registered after it win for the requests they match.
     ///
     /// By default nothing reaches the network: a request no stub matches fails.

@@ -66,7 +66,7 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
         if let scope = Self.traitScope, StubScope.current == scope {
             if let cassette {
                 let location = self.location ?? StubSourceLocation(test.sourceLocation)
-                try await scope.useCassette(cassette.file(for: test, testCase: testCase), mode: cassette.mode, redaction: cassette.redaction, location: location)
+                try await scope.useCassette(cassette.file(for: test, testCase: testCase), mode: cassette.mode, redaction: cassette.redaction, matching: cassette.matching, location: location)
             }
             try await registerBaseline(in: scope)
             try await function()
@@ -76,7 +76,7 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
         let outcome = await StubScope.withNewScope(name: test.displayName ?? test.name, location: location, clock: self.clock?()) { scope in
             try await Self.$traitScope.withValue(scope) {
                 if let cassette {
-                    try await scope.useCassette(cassette.file(for: test, testCase: testCase), mode: cassette.mode, redaction: cassette.redaction, location: location)
+                    try await scope.useCassette(cassette.file(for: test, testCase: testCase), mode: cassette.mode, redaction: cassette.redaction, matching: cassette.matching, location: location)
                 }
                 try await registerBaseline(in: scope)
                 try await function()
@@ -158,17 +158,20 @@ extension Trait where Self == StubbedTrait {
     ///
     /// By default each test case has a file of its own,
     /// `Cassettes/<suite name>/<test function name>.har` next to the test file;
-    /// pass `nil` for that, or a `name` for `Cassettes/<name>.har` (give a name only on a
+    /// pass `nil` for that, or a `name` for `Cassettes/<name>.har` (`"users"` and
+    /// `"users.har"` both name `users.har`; give a name only on a
     /// single test: two test cases writing one file at once is refused).
-    /// `mode` is what ``URLStubs/withStubScope(_:cassette:mode:redaction:fileID:filePath:line:column:isolation:_:)``
+    /// `mode` is what ``URLStubs/withStubScope(_:cassette:mode:redaction:matching:fileID:filePath:line:column:isolation:_:)``
     /// describes, and the environment variable `URLSTUBS_RECORD` overrides it for a
-    /// run. Parameterized tests cannot share one cassette per case: call
+    /// run. `matching` is how requests are matched with the cassette's entries
+    /// (``URLStubs/CassetteMatching``). Parameterized tests cannot share one cassette per case: call
     /// `withStubScope(cassette:)` inside them with a file per argument.
     public static func stubbed(
         cassette name: String?,
         mode: CassetteMode = .replay,
         directory: URL? = nil,
         redaction: Redaction = .standard,
+        matching: CassetteMatching = .standard,
         fileID: String = #fileID,
         filePath: String = #filePath,
         line: Int = #line,
@@ -176,7 +179,7 @@ extension Trait where Self == StubbedTrait {
         _ setup: (@Sendable (StubScope) async throws -> Void)? = nil
     ) -> StubbedTrait {
         let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        let cassette = TraitCassette(name: name, mode: mode, directory: directory, redaction: redaction, traitFile: filePath)
+        let cassette = TraitCassette(name: name, mode: mode, directory: directory, redaction: redaction, matching: matching, traitFile: filePath)
         return StubbedTrait(setup: setup, location: location, cassette: cassette)
     }
 }

@@ -4,12 +4,15 @@ import URLStubs
 
 /// The cassette a `.stubbed(cassette:)` trait gives each test case.
 struct TraitCassette: Sendable {
-    /// The file's name (without `.har`), or `nil` for one file per test case.
+    /// The file's name (`.har` is added unless it ends with it), or `nil` for one
+    /// file per test case.
     let name: String?
     let mode: CassetteMode
     /// Where the files go; `nil` for `Cassettes/` next to the file the trait is in.
     let directory: URL?
     let redaction: Redaction
+    /// How requests are matched with the cassette's entries.
+    let matching: CassetteMatching
     /// The path of the file the trait is written in.
     let traitFile: String
 
@@ -22,7 +25,9 @@ struct TraitCassette: Sendable {
         let traitURL = URL(fileURLWithPath: traitFile)
         let directory = self.directory ?? traitURL.deletingLastPathComponent().appendingPathComponent("Cassettes", isDirectory: true)
         if let name {
-            return directory.appendingPathComponent(Self.fileName(name) + ".har")
+            // "users.har" names the file users.har, as "users" does, not users.har.har.
+            let base = name.lowercased().hasSuffix(".har") ? String(name.dropLast(4)) : name
+            return directory.appendingPathComponent(Self.fileName(base) + ".har")
         }
         if testCase?.isParameterized == true {
             throw TraitCassetteError.parameterized(test: test.name)

@@ -96,6 +96,11 @@ struct CassetteReplayTests {
     @Test("a file that is not HAR is refused with what is wrong in it", arguments: [
         ("not json", "it is not JSON"),
         (#"{"log": {"entries": [{"request": {"url": "https://a.example"}, "response": {"status": 200}}]}}"#, "log.entries[0].request.method is missing"),
+        // Invalid base64 once replayed silently as an empty 200 body.
+        (#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.example/"}, "response": {"status": 200, "content": {"text": "not*base64!", "encoding": "base64"}}}]}}"#,
+         #"log.entries[0].response.content is marked "encoding": "base64" but its text is not base64"#),
+        (#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.example/"}, "response": {"status": 200, "content": {"text": "b2s=", "encoding": "base64"}}}, {"request": {"method": "POST", "url": "https://a.example/", "postData": {"text": "YW%j", "encoding": "BASE64"}}, "response": {"status": 200}}]}}"#,
+         #"log.entries[1].request.postData is marked "encoding": "base64" but its text is not base64"#),
     ])
     func unreadable(text: String, reason: String) async throws {
         let directory = try TemporaryDirectory()
@@ -105,6 +110,17 @@ struct CassetteReplayTests {
             try await withStubScope { scope in try await scope.replay(har: file) }
         }
         #expect(error?.description == "URLStubs: the cassette at \(file.path) cannot be read as a HAR file: \(reason).")
+    }
+
+    @Test("base64 bodies split over lines replay byte for byte")
+    func base64WithLineBreaks() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("wrapped.har")
+        try writeHAR(#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://api.example.com/b"}, "response": {"status": 200, "content": {"text": "AAEC\n/w==", "encoding": "base64"}}}]}}"#, to: file)
+        try await withStubScope(cassette: file) { _ in
+            let (data, _) = try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/b")!)
+            #expect(data == Data([0, 1, 2, 255]))
+        }
     }
 
     @Test("stubs registered in the body win over the cassette's entries")

@@ -25,5 +25,22 @@ struct TraitCassetteTests {
         #expect(try await getText("https://cassette.example.com/flags") == "baseline")
     }
 
+    @Test("a cassette named with its .har extension is that file, not <name>.har.har", .stubbed(cassette: "shared-config.har"))
+    func namedWithExtension() async throws {
+        #expect(try await getText("https://cassette.example.com/config") == #"{"theme":"dark","x":1}"#)
+        let exchanges = await StubScope.currentTest().exchanges
+        #expect(exchanges.map(\.source) == [.cassette(Self.cassettes.appendingPathComponent("shared-config.har"))])
+    }
+
+    @Test("the trait takes matching rules: a JSON-RPC call with another id replays, answered with its own id", .stubbed(cassette: "jsonrpc-trait", matching: .jsonRPC))
+    func matchingRules() async throws {
+        var request = URLRequest(url: URL(string: "https://rpc.example.com/mcp")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"jsonrpc":"2.0","id":4242,"method":"ping"}"#.utf8)
+        let (data, _) = try await URLSession.stubbed.data(for: request)
+        #expect(String(decoding: data, as: UTF8.self) == #"{"id":4242,"jsonrpc":"2.0","result":{}}"#)
+    }
+
     static let cassettes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Cassettes", isDirectory: true)
 }

@@ -158,6 +158,25 @@ struct RedirectTests {
         }
     }
 
+    @Test("a 303 answering a HEAD with a body drops the body and the header fields describing it, as its documentation says")
+    func headLosesBodyOn303() async throws {
+        var request = URLRequest(url: old)
+        request.httpMethod = "HEAD"
+        request.httpBody = Data("probe".utf8)
+        request.setValue("text/plain", forHTTPHeaderField: "Content-Type")
+        request.setValue("kept", forHTTPHeaderField: "X-Trace")
+        let recorded = RecordedRequest(urlRequest: request, body: request.httpBody, sequenceNumber: 0)
+        let next = try #require(RedirectHop.next(after: 303, headers: ["Location": new.absoluteString], for: recorded))
+        #expect(next.httpMethod == "HEAD")
+        #expect(next.httpBody == nil)
+        #expect(next.value(forHTTPHeaderField: "Content-Type") == nil)
+        #expect(next.value(forHTTPHeaderField: "X-Trace") == "kept")
+        // 307 keeps them: the drop is the 303's.
+        let kept = try #require(RedirectHop.next(after: 307, headers: ["Location": new.absoluteString], for: recorded))
+        #expect(kept.httpBody == Data("probe".utf8))
+        #expect(kept.value(forHTTPHeaderField: "Content-Type") == "text/plain")
+    }
+
     @Test("a hop no stub answers fails like any unmatched request, naming the redirected URL")
     func unansweredHop() async throws {
         let error = await #expect(throws: StubVerificationError.self) {

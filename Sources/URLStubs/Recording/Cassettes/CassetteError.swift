@@ -8,6 +8,8 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     /// A redaction rule cannot be used.
     case invalidRule(rule: String, reason: String)
+    /// A matching rule (``CassetteMatching``) cannot be used.
+    case invalidMatching(rule: String, reason: String)
     /// A secret survived redaction; nothing was written.
     case leakedSecret(path: String, leak: String)
     /// Another open scope is recording into the same file.

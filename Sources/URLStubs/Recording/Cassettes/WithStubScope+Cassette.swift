@@ -15,6 +15,11 @@ import Foundation
 /// overrides `mode` for a whole run. Repeated identical requests replay their
 /// entries in order, each once. Stubs registered in `body` win over the cassette.
 ///
+/// `matching` says how requests are matched with the cassette's entries (and what
+/// the answers take from them); see ``CassetteMatching``. A request it matches is
+/// answered from the cassette in every mode, so recording with
+/// ``CassetteMode/recordMissing`` adds nothing when nothing new was sent.
+///
 /// The file is written when the scope ends, also when `body` throws, atomically,
 /// with keys and entries in a stable order and no timestamps, after `redaction`
 /// removed secrets and a scan found none left; otherwise nothing is written and
@@ -29,6 +34,7 @@ public func withStubScope<Result>(
     cassette: URL,
     mode: CassetteMode = .replay,
     redaction: Redaction = .standard,
+    matching: CassetteMatching = .standard,
     fileID: String = #fileID,
     filePath: String = #filePath,
     line: Int = #line,
@@ -38,7 +44,7 @@ public func withStubScope<Result>(
 ) async throws -> Result {
     let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     return try await withVerifiedScope(name: name, location: location, clock: nil, isolation: isolation) { scope in
-        try await scope.useCassette(cassette, mode: mode, redaction: redaction, location: location)
+        try await scope.useCassette(cassette, mode: mode, redaction: redaction, matching: matching, location: location)
         return try await body(scope)
     }
 }
@@ -51,27 +57,33 @@ extension StubScope {
     ///
     /// Redacted values in the file match any value. Entries that are failures
     /// (status 0) fail their request. Stubs registered later win over the entries.
+    /// `matching` changes how requests and entries are compared; see
+    /// ``CassetteMatching``.
     ///
-    /// - Throws: ``CassetteError`` when the file is missing or is not HAR.
+    /// - Throws: ``CassetteError`` when the file is missing or is not HAR, or a
+    ///   matching rule cannot be used.
     nonisolated(nonsending) public func replay(
         har: URL,
+        matching: CassetteMatching = .standard,
         fileID: String = #fileID,
         filePath: String = #filePath,
         line: Int = #line,
         column: Int = #column
     ) async throws {
         let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let rules = try CassetteRules(matching)
         let entries = try CassetteReplay.read(har)
-        CassetteReplay.register(entries, from: har, in: self, location: location)
+        CassetteReplay.register(entries, from: har, in: self, location: location, rules: rules)
     }
 
     /// Makes the scope replay and record the cassette `file` as `mode` (or the
     /// environment's override) says; used by `withStubScope(cassette:)` and the
     /// `.stubbed(cassette:)` trait.
     @_spi(Integration)
-    public func useCassette(_ file: URL, mode: CassetteMode, redaction: Redaction, location: StubSourceLocation) async throws {
+    public func useCassette(_ file: URL, mode: CassetteMode, redaction: Redaction, matching: CassetteMatching = .standard, location: StubSourceLocation) async throws {
         let mode = try mode.effective(in: ProcessInfo.processInfo.environment)
         _ = try Redactor(redaction) // A rule that cannot be used fails before any traffic.
+        let rules = try CassetteRules(matching)
         var kept: [CassetteEntry] = []
         switch mode {
         case .replay:
@@ -87,7 +99,7 @@ extension StubScope {
         if recording != nil {
             try CassetteRecording.claim(file)
         }
-        CassetteReplay.register(kept, from: file, in: self, location: location)
+        CassetteReplay.register(kept, from: file, in: self, location: location, rules: rules)
         if !StubRegistry.shared.attachCassette(file, recording: recording, to: self) {
             recording?.release()
         }

@@ -7,8 +7,21 @@ extension HARFile {
     }
 
     /// The entries of the file, in order.
+    ///
+    /// - Throws: ``CassetteEntry/InvalidBody`` naming the first entry whose body is
+    ///   marked base64 but is not.
     var cassetteEntries: [CassetteEntry] {
-        log.entries.map(CassetteEntry.init)
+        get throws(CassetteEntry.InvalidBody) {
+            var entries: [CassetteEntry] = []
+            entries.reserveCapacity(log.entries.count)
+            for (index, entry) in log.entries.enumerated() {
+                guard let decoded = CassetteEntry(entry) else {
+                    throw CassetteEntry.InvalidBody(entry: index, isRequest: entry.request.postData.map { HARText.decode($0.text, encoding: $0.encoding) == nil } ?? false)
+                }
+                entries.append(decoded)
+            }
+            return entries
+        }
     }
 
     /// The file's bytes: pretty-printed with sorted keys, so that recording the
@@ -43,7 +56,7 @@ extension HARFile.Entry {
             postData: postData,
             bodySize: entry.requestBody?.count ?? 0
         )
-        let response: HARFile.Response
+        var response: HARFile.Response
         switch entry.answer {
         case let .response(status, headers, body):
             let (text, encoding) = HARText.encode(body)
@@ -56,6 +69,9 @@ extension HARFile.Entry {
                 bodySize: body.count,
                 error: nil
             )
+            if RedirectHop.isRedirect(status), let location = CassetteEntry.value(of: "Location", in: headers) {
+                response.redirectURL = location
+            }
         case let .failure(code, message):
             response = HARFile.Response(
                 status: 0,
@@ -72,16 +88,36 @@ extension HARFile.Entry {
 }
 
 extension CassetteEntry {
-    init(_ entry: HARFile.Entry) {
+    /// A body of a HAR entry marked base64 whose text is not base64: replaying it as
+    /// an empty body would hide the damage.
+    struct InvalidBody: Error {
+        /// The entry's index in the file.
+        let entry: Int
+        /// The request's body; otherwise the response's.
+        let isRequest: Bool
+    }
+
+    /// The entry of a HAR file, or `nil` when one of its bodies is marked base64
+    /// but is not.
+    init?(_ entry: HARFile.Entry) {
         method = entry.request.method.uppercased()
         url = entry.request.url
         requestHeaders = entry.request.headers.map { Field(name: $0.name, value: $0.value) }
-        requestBody = entry.request.postData.map { HARText.decode($0.text, encoding: $0.encoding) }
+        if let postData = entry.request.postData {
+            guard let body = HARText.decode(postData.text, encoding: postData.encoding) else { return nil }
+            requestBody = body
+        } else {
+            requestBody = nil
+        }
         let response = entry.response
         if response.status == 0 {
             answer = .failure(code: response.errorCode ?? URLError.Code.unknown.rawValue, message: response.error ?? RecordingMessages.unexplainedFailure)
         } else {
-            let body = response.content.text.map { HARText.decode($0, encoding: response.content.encoding) } ?? Data()
+            var body = Data()
+            if let text = response.content.text {
+                guard let decoded = HARText.decode(text, encoding: response.content.encoding) else { return nil }
+                body = decoded
+            }
             answer = .response(status: response.status, headers: response.headers.map { Field(name: $0.name, value: $0.value) }, body: body)
         }
     }
@@ -98,10 +134,11 @@ enum HARText {
         return (body.base64EncodedString(), "base64")
     }
 
-    /// The bytes `text` stands for.
-    static func decode(_ text: String, encoding: String?) -> Data {
+    /// The bytes `text` stands for, or `nil` when `encoding` is `base64` and `text`
+    /// is not base64 (white space and line breaks aside).
+    static func decode(_ text: String, encoding: String?) -> Data? {
         if encoding?.lowercased() == "base64" {
-            return Data(base64Encoded: text, options: .ignoreUnknownCharacters) ?? Data()
+            return Data(base64Encoded: text.filter { !$0.isWhitespace })
         }
         return Data(text.utf8)
     }

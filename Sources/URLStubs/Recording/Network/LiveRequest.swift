@@ -15,15 +15,22 @@ enum LiveRequest {
     /// The unstubbed session: an ephemeral configuration without ``StubURLProtocol``
     /// (even when default configurations are intercepted), without a URL cache, and
     /// with no cookie storage, so one test's cookies never reach another's request.
-    static let session: URLSession = {
+    /// It follows no redirect: each hop comes back as the response it is.
+    static let session = makeSession(delegate: RedirectRefusal())
+
+    /// The same session, following redirects itself: for drift checks, which
+    /// compare a stub's answer with where the server ends up.
+    static let followingSession = makeSession(delegate: nil)
+
+    private static func makeSession(delegate: (any URLSessionDelegate)?) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { $0 != StubURLProtocol.self }
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration)
-    }()
+        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
 
     /// Header fields that describe one connection or one transfer encoding, not
     /// the response: the body is handed over whole and already decoded.
@@ -32,15 +39,19 @@ enum LiveRequest {
     /// Sends `request` (its method, headers, body and timeout) and returns the real
     /// status, headers and body, or the network's error.
     ///
-    /// Redirects are followed by the unstubbed session; the answer is the last
-    /// response, delivered for the URL that was asked for.
-    static func send(_ request: RecordedRequest) async -> Result {
+    /// A redirect is the answer, as the server sent it (status, `Location`, body):
+    /// the client follows it as it follows a stubbed one, each hop a request of its
+    /// own in the scope, so that each is logged and recorded, and the final
+    /// response carries the final URL. With `followingRedirects` the session
+    /// follows them instead and the answer is the last response, delivered for the
+    /// URL that was asked for.
+    static func send(_ request: RecordedRequest, followingRedirects: Bool = false) async -> Result {
         var urlRequest = request.urlRequest
         urlRequest.httpBodyStream = nil
         urlRequest.httpBody = request.body
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
         do {
-            let (body, response) = try await session.data(for: urlRequest)
+            let (body, response) = try await (followingRedirects ? followingSession : session).data(for: urlRequest)
             guard let http = response as? HTTPURLResponse else {
                 let error = StubFailure.error(RecordingMessages.notHTTP(request), url: request.url)
                 return Result(answer: .failure(error), outcome: .failure(error))
@@ -54,5 +65,19 @@ enum LiveRequest {
         } catch {
             return Result(answer: .failure(error), outcome: .failure(error))
         }
+    }
+}
+
+/// The delegate of ``LiveRequest/session``: refuses every redirect, so that the
+/// redirect response itself (with its body) ends the task.
+private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 }
