@@ -82,3 +82,10 @@ enum DriftMessages {
         "the stub answers \(stubStatus), but the live request failed: \(error)"
     }
 }
+
+extension RecordingMessages {
+    /// The text written instead of a body that redaction could not read.
+    static func unreadableBody(_ reason: String) -> String {
+        "\(Redaction.placeholder): URLStubs did not write this body: \(reason), so the redaction rules could not be applied to it."
+    }
+}

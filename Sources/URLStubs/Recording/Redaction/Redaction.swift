@@ -136,12 +136,46 @@ public struct Redaction: Sendable {
         public let value: String
     }
 
-    /// The words that make a name look secret.
-    static let secretWords = ["token", "key", "secret", "password", "session"]
+    /// The parts of a name that make it look secret wherever they are in a word
+    /// (`X-Refresh-Token`, `passwordHash`, `apikey`).
+    static let secretParts = ["token", "secret", "password", "passwd", "passphrase", "credential", "session", "signature", "apikey", "accesskey", "privatekey"]
 
-    /// Whether `name` contains one of ``secretWords``, case-insensitively.
+    /// The words that make a name look secret when they are a whole word of it
+    /// (`X-Auth`, `sig`, `DB_PASS`, `api_key`), but not inside another word
+    /// (`author`, `design`, `bypass`, `keyboard`).
+    static let secretWords: Set<String> = ["auth", "key", "sig", "pwd", "pass", "jwt", "sid", "otp", "pin", "csrf", "xsrf", "cookie"]
+
+    /// Whether `name` looks secret: it contains one of ``secretParts``, or one of
+    /// its words (split at anything but a letter or digit, and where a lower-case
+    /// letter meets an upper-case one) is one of ``secretWords``; case-insensitively.
     static func looksSecret(_ name: String) -> Bool {
         let lowered = name.lowercased()
-        return secretWords.contains { lowered.contains($0) }
+        if secretParts.contains(where: { lowered.contains($0) }) {
+            return true
+        }
+        return words(of: name).contains { secretWords.contains($0) }
+    }
+
+    /// The lower-cased words of `name`: `X-Auth_userPIN` → `x`, `auth`, `user`, `pin`.
+    static func words(of name: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var previousIsLower = false
+        for character in name {
+            guard character.isLetter || character.isNumber else {
+                if !current.isEmpty { words.append(current) }
+                current = ""
+                previousIsLower = false
+                continue
+            }
+            if character.isUppercase, previousIsLower, !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+            current += character.lowercased()
+            previousIsLower = character.isLowercase || character.isNumber
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
     }
 }

@@ -40,14 +40,14 @@ struct Redactor {
         let name = "entry \(number)"
         entry.url = redactURL(entry.url, of: name)
         entry.requestHeaders = redact(entry.requestHeaders, origin: "request header", of: name)
-        entry.requestBody = entry.requestBody.map { redactBody($0, origin: "the request body of \(name)") }
+        if let body = entry.requestBody {
+            entry.requestBody = redactBody(body, headers: &entry.requestHeaders, origin: "the request body of \(name)")
+        }
         switch entry.answer {
         case let .response(status, headers, body):
-            entry.answer = .response(
-                status: status,
-                headers: redact(headers, origin: "response header", of: name),
-                body: redactBody(body, origin: "the response body of \(name)")
-            )
+            var headers = redact(headers, origin: "response header", of: name)
+            let body = redactBody(body, headers: &headers, origin: "the response body of \(name)")
+            entry.answer = .response(status: status, headers: headers, body: body)
         case let .failure(code, message):
             // A failure's text quotes the request (its URL, its headers in near misses).
             entry.answer = .failure(code: code, message: scrub(message))
@@ -55,11 +55,11 @@ struct Redactor {
         return entry
     }
 
-    /// `text` with every value removed so far replaced by the placeholder.
+    /// `text` with every value removed so far, in each spelling that can be cut
+    /// out, replaced by the placeholder.
     func scrub(_ text: String) -> String {
-        removals.map(\.value).sorted { $0.count > $1.count }.reduce(text) { text, value in
-            value.count < LeakScan.minimumValueLength ? text : text.replacingOccurrences(of: value, with: Redaction.placeholder)
-        }
+        let removed = removals.map { LeakScan.Secret(value: $0.value, origin: $0.origin) }
+        return SecretSearch(removed).mask(text, with: Redaction.placeholder)
     }
 
     private func removes(_ kind: Redaction.Field.Kind, _ value: String) -> Bool {
@@ -125,24 +125,97 @@ struct Redactor {
         }.joined(separator: "&")
     }
 
-    private mutating func redactBody(_ body: Data, origin: String) -> Data {
-        var redacted = body
-        if let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) {
-            var changed = false
-            let rewritten = redactJSON(json, path: [], origin: origin, changed: &changed)
-            if changed, let data = try? JSONSerialization.data(withJSONObject: rewritten, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) {
-                redacted = data
-            }
-        } else if let text = String(data: body, encoding: .utf8), text.contains("="), !text.contains(where: \.isNewline) {
-            // A form-encoded body: its items are redacted by name, like a query's.
-            let rewritten = redactForm(Substring(text), origin: "in " + origin)
-            if rewritten != text {
-                redacted = Data(rewritten.utf8)
+    /// `body` with the values the rules choose replaced, read through its
+    /// `Content-Encoding` (a decoded body is written decoded, without the header),
+    /// or a marker saying why it was not written when it cannot be read for the
+    /// rules that apply to it. `headers` get the new `Content-Length`.
+    private mutating func redactBody(_ body: Data, headers: inout [CassetteEntry.Field], origin: String) -> Data {
+        var redacted: Data
+        switch ContentCoding.decode(body, contentEncoding: CassetteEntry.value(of: "Content-Encoding", in: headers)) {
+        case let .plain(data):
+            redacted = data
+        case let .decoded(data):
+            redacted = data
+            headers.removeAll { $0.name.caseInsensitiveCompare("Content-Encoding") == .orderedSame }
+        case let .undecodable(reason):
+            headers.removeAll { $0.name.caseInsensitiveCompare("Content-Encoding") == .orderedSame }
+            redacted = Self.marker(reason)
+            markedBodies += 1
+        }
+        if case let .failure(failure) = redactStructured(&redacted, contentType: CassetteEntry.value(of: "Content-Type", in: headers), origin: origin) {
+            redacted = Self.marker(failure.reason)
+            markedBodies += 1
+        }
+        if !expressions.isEmpty, let text = String(data: redacted, encoding: .utf8) {
+            let replaced = applyExpressions(text, origin: origin)
+            if replaced != text {
+                redacted = Data(replaced.utf8)
             }
         }
-        guard !expressions.isEmpty, let text = String(data: redacted, encoding: .utf8) else { return redacted }
-        let replaced = applyExpressions(text, origin: origin)
-        return replaced == text ? redacted : Data(replaced.utf8)
+        if redacted != body, let index = headers.firstIndex(where: { $0.name.caseInsensitiveCompare("Content-Length") == .orderedSame }) {
+            headers[index].value = String(redacted.count)
+        }
+        return redacted
+    }
+
+    /// How many bodies were replaced by a marker.
+    private(set) var markedBodies = 0
+
+    /// The text that replaces a body that could not be read for redaction.
+    static func marker(_ reason: String) -> Data {
+        Data(RecordingMessages.unreadableBody(reason).utf8)
+    }
+
+    /// Redacts `body` in place as the structure it has (JSON, a form); fails with
+    /// the reason when it looks like JSON but cannot be parsed.
+    private mutating func redactStructured(_ body: inout Data, contentType: String?, origin: String) -> Result<Void, BodyFailure> {
+        let type = contentType?.lowercased() ?? ""
+        if Self.looksLikeJSON(body) || (type.contains("json") && !body.isEmpty) {
+            let json: Any
+            do {
+                json = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+            } catch {
+                return .failure(BodyFailure(reason: "it looks like JSON but cannot be parsed (\(Self.describeJSONError(error)))"))
+            }
+            var changed = false
+            let rewritten = redactJSON(json, path: [], origin: origin, changed: &changed)
+            if changed {
+                guard let data = try? JSONSerialization.data(withJSONObject: rewritten, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) else {
+                    return .failure(BodyFailure(reason: "its redacted JSON cannot be written"))
+                }
+                body = data
+            }
+        } else if let text = String(data: body, encoding: .utf8), text.contains("=") {
+            // A form-encoded body: its items are redacted by name, like a query's.
+            let trimmed = text.trimmingCharacters(in: .newlines)
+            if !trimmed.contains(where: \.isNewline) {
+                let rewritten = redactForm(Substring(trimmed), origin: "in " + origin)
+                if rewritten != trimmed {
+                    body = Data((rewritten + text[text.index(text.startIndex, offsetBy: trimmed.count)...]).utf8)
+                }
+            }
+        }
+        return .success(())
+    }
+
+    struct BodyFailure: Error {
+        let reason: String
+    }
+
+    /// Whether `body`'s first character (after a byte-order mark and white space)
+    /// opens a JSON object or array.
+    static func looksLikeJSON(_ body: Data) -> Bool {
+        var bytes = body[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            bytes = bytes.dropFirst(3)
+        }
+        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
+    private static func describeJSONError(_ error: any Error) -> String {
+        let nsError = error as NSError
+        return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
     }
 
     private mutating func redactJSON(_ value: Any, path: [String], origin: String, changed: inout Bool) -> Any {
