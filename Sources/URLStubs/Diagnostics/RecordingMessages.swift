@@ -89,3 +89,9 @@ extension RecordingMessages {
         "\(Redaction.placeholder): URLStubs did not write this body: \(reason), so the redaction rules could not be applied to it."
     }
 }
+
+extension RecordingMessages {
+    /// What replaces a line of a failure report or message that still holds a
+    /// secret after scrubbing.
+    static let withheldLine = "(URLStubs withheld this line: it holds a secret from the traffic in a form that cannot be cut out)"
+}

@@ -109,6 +109,28 @@ struct SecretSearch {
         return result
     }
 
+    /// `text` with the start of a secret that a preview cut short (two or more of
+    /// its first characters, then `…`) replaced by `mark`.
+    func maskCutShort(_ text: String, with mark: String) -> String {
+        guard text.contains("…") else { return text }
+        var pieces = text.components(separatedBy: "…")
+        for index in pieces.indices.dropLast() {
+            let before = pieces[index].lowercased()
+            var cut = 0
+            for entry in needles {
+                let value = entry.secret.value.lowercased()
+                for length in stride(from: min(value.count - 1, before.count), through: 2, by: -1) where before.hasSuffix(value.prefix(length)) {
+                    cut = max(cut, length)
+                    break
+                }
+            }
+            if cut > 0 {
+                pieces[index] = String(pieces[index].dropLast(cut)) + mark
+            }
+        }
+        return pieces.joined(separator: "…")
+    }
+
     // MARK: - Views of a text
 
     /// `text`, and what undoing its percent escapes (with `+` as a space or not)
