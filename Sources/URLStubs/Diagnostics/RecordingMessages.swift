@@ -9,13 +9,17 @@ enum RecordingMessages {
         case let .unreadable(path, reason):
             "URLStubs: the cassette at \(path) cannot be read as a HAR file: \(reason)."
         case let .invalidRule(rule, reason):
-            "URLStubs: the redaction setting \(rule) cannot be used: \(reason). Nothing was recorded."
+            "URLStubs: the redaction rule \(rule) cannot be used: \(reason). Nothing was recorded."
         case let .leakedSecret(path, leak):
             "URLStubs: did not write the cassette \(path): a secret survived redaction in \(leak). Nothing was written. Add a redaction rule that removes it (Redaction.standard.adding(.jsonField(…)) or .pattern(…)), or stop the server from echoing it."
         case let .alreadyRecording(path):
             "URLStubs: another scope is recording into the cassette \(path) right now; give each test case a cassette of its own (on a suite trait, omit the cassette's name)."
         case let .unwritable(path, reason):
             "URLStubs: could not write the cassette \(path): \(reason)."
+        case let .unusedRule(path, rule, entries):
+            "URLStubs: did not write the cassette \(path): the redaction rule \(rule) removed nothing in its \(entries) \(entries == 1 ? "entry" : "entries"), so what it was meant to remove may be in them. Nothing was written. Fix the rule (a JSON path, a header or item name spelled as the traffic spells it), or remove it."
+        case let .invalidEnvironment(variable, value, reason):
+            "URLStubs: the environment variable \(variable) is set to \"\(value)\", which URLStubs does not accept: \(reason)."
         }
     }
 

@@ -70,6 +70,11 @@ enum CassetteReplay {
             }
             base = String(base[..<mark])
         }
+        // A redacted path segment matches any segment.
+        if let scheme = base.range(of: "://"), let slash = base[scheme.upperBound...].firstIndex(of: "/") {
+            base = String(base[...slash]) + base[base.index(after: slash)...].split(separator: "/", omittingEmptySubsequences: false)
+                .map { $0 == Redaction.placeholder ? "*" : String($0) }.joined(separator: "/")
+        }
         return RequestPattern(method: entry.method, url: base)
             .adding(.recordedQuery(query))
             .adding(.recordedBody(entry.requestBody))

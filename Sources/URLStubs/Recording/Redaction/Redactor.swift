@@ -11,18 +11,28 @@ struct Redactor {
     }
 
     private let redaction: Redaction
-    private let expressions: [(Redaction.Rule, NSRegularExpression)]
+    private let expressions: [(index: Int, rule: Redaction.Rule, expression: NSRegularExpression)]
     private(set) var removals: [Removal] = []
+    /// The positions in `redaction.rules` of the rules that removed something.
+    private var usedRules: Set<Int> = []
+
+    /// The rules added to the standard ones that removed nothing.
+    var unusedRules: [Redaction.Rule] {
+        redaction.rules.enumerated().filter { !$0.element.isStandard && !usedRules.contains($0.offset) }.map(\.element)
+    }
 
     /// A redactor for `redaction`; throws when a pattern rule is not a valid
     /// regular expression.
     init(_ redaction: Redaction) throws(CassetteError) {
         self.redaction = redaction
-        var expressions: [(Redaction.Rule, NSRegularExpression)] = []
-        for rule in redaction.rules {
+        var expressions: [(index: Int, rule: Redaction.Rule, expression: NSRegularExpression)] = []
+        for (index, rule) in redaction.rules.enumerated() {
+            if let problem = rule.problem {
+                throw CassetteError.invalidRule(rule: rule.description, reason: problem)
+            }
             guard let pattern = rule.expression else { continue }
             do {
-                expressions.append((rule, try NSRegularExpression(pattern: pattern)))
+                expressions.append((index, rule, try NSRegularExpression(pattern: pattern)))
             } catch {
                 throw CassetteError.invalidRule(rule: rule.description, reason: "it is not a valid regular expression (\(error.localizedDescription))")
             }
@@ -62,12 +72,19 @@ struct Redactor {
         return SecretSearch(removed).mask(text, with: Redaction.placeholder)
     }
 
-    private func removes(_ kind: Redaction.Field.Kind, _ value: String) -> Bool {
-        let field = Redaction.Field(kind: kind, value: value)
-        return redaction.rules.contains { $0.removes(field) }
+    /// Whether a rule removes the value `value` at `kind`; every rule that does is
+    /// counted as used.
+    mutating func removes(_ kind: Redaction.Field.Kind, _ value: String, jsonPath: [JSONStep]? = nil, container: Bool = false, isNumber: Bool = false) -> Bool {
+        let field = Redaction.Field(kind: kind, value: value, jsonPath: jsonPath, isNumber: isNumber)
+        var removed = false
+        for (index, rule) in redaction.rules.enumerated() where (!container || rule.removesContainers) && rule.removes(field) {
+            usedRules.insert(index)
+            removed = true
+        }
+        return removed
     }
 
-    private mutating func remove(_ value: String, origin: String) -> String {
+    mutating func remove(_ value: String, origin: String) -> String {
         if value != Redaction.placeholder, !value.isEmpty {
             removals.append(Removal(value: value, origin: origin))
         }
@@ -86,8 +103,8 @@ struct Redactor {
         }
     }
 
-    /// The URL with its user information and removed query values replaced,
-    /// keeping every other byte.
+    /// The URL with its user information, removed path segments, query values and
+    /// fragment replaced, keeping every other byte.
     private mutating func redactURL(_ url: String, of name: String) -> String {
         var result = url
         if let components = URLComponents(string: url), let user = components.percentEncodedUser {
@@ -97,19 +114,51 @@ struct Redactor {
                 result.replaceSubrange(range, with: Redaction.placeholder + "@")
             }
         }
-        if let queryStart = result.firstIndex(of: "?") {
-            let url = result
-            let fragmentStart = url[queryStart...].firstIndex(of: "#") ?? url.endIndex
-            let query = url[url.index(after: queryStart)..<fragmentStart]
-            let items = redactForm(query, origin: "of \(name)")
-            result = String(url[..<queryStart]) + "?" + items + url[fragmentStart...]
+        var fragment: Substring?
+        if let hash = result.firstIndex(of: "#") {
+            fragment = result[result.index(after: hash)...]
+            result = String(result[..<hash])
+        }
+        var query: Substring?
+        if let mark = result.firstIndex(of: "?") {
+            query = result[result.index(after: mark)...]
+            result = String(result[..<mark])
+        }
+        result = redactPath(result, of: name)
+        if let query {
+            result += "?" + redactForm(query, origin: "of \(name)")
+        }
+        if let fragment {
+            if removes(.fragment, Self.decode(fragment)) {
+                result += "#" + remove(Self.decode(fragment), origin: "the fragment of \(name)")
+            } else {
+                result += "#" + (fragment.contains("=") ? redactForm(fragment, origin: "in the fragment of \(name)") : String(fragment))
+            }
         }
         return applyExpressions(result, origin: "the URL of \(name)")
     }
 
+    /// `url` (no query, no fragment) with the path segments the rules remove replaced.
+    private mutating func redactPath(_ url: String, of name: String) -> String {
+        guard let scheme = url.range(of: "://"), let slash = url[scheme.upperBound...].firstIndex(of: "/") else { return url }
+        let segments = url[url.index(after: slash)...].split(separator: "/", omittingEmptySubsequences: false)
+        var previous = ""
+        var rewritten: [String] = []
+        for segment in segments {
+            let value = Self.decode(segment)
+            if !value.isEmpty, removes(.pathSegment(previous: previous), value) {
+                rewritten.append(remove(value, origin: "the path segment after \(previous.isEmpty ? "the host" : previous) of \(name)"))
+            } else {
+                rewritten.append(String(segment))
+            }
+            previous = value
+        }
+        return String(url[...slash]) + rewritten.joined(separator: "/")
+    }
+
     /// `form` (`name=value&…`, a query or a form-encoded body) with the values the
     /// rules remove, by their items' names, replaced.
-    private mutating func redactForm(_ form: Substring, origin: String) -> String {
+    mutating func redactForm(_ form: Substring, origin: String) -> String {
         form.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
             guard let equals = item.firstIndex(of: "=") else { return String(item) }
             let rawName = item[..<equals]
@@ -166,82 +215,13 @@ struct Redactor {
         Data(RecordingMessages.unreadableBody(reason).utf8)
     }
 
-    /// Redacts `body` in place as the structure it has (JSON, a form); fails with
-    /// the reason when it looks like JSON but cannot be parsed.
-    private mutating func redactStructured(_ body: inout Data, contentType: String?, origin: String) -> Result<Void, BodyFailure> {
-        let type = contentType?.lowercased() ?? ""
-        if Self.looksLikeJSON(body) || (type.contains("json") && !body.isEmpty) {
-            let json: Any
-            do {
-                json = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
-            } catch {
-                return .failure(BodyFailure(reason: "it looks like JSON but cannot be parsed (\(Self.describeJSONError(error)))"))
-            }
-            var changed = false
-            let rewritten = redactJSON(json, path: [], origin: origin, changed: &changed)
-            if changed {
-                guard let data = try? JSONSerialization.data(withJSONObject: rewritten, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) else {
-                    return .failure(BodyFailure(reason: "its redacted JSON cannot be written"))
-                }
-                body = data
-            }
-        } else if let text = String(data: body, encoding: .utf8), text.contains("=") {
-            // A form-encoded body: its items are redacted by name, like a query's.
-            let trimmed = text.trimmingCharacters(in: .newlines)
-            if !trimmed.contains(where: \.isNewline) {
-                let rewritten = redactForm(Substring(trimmed), origin: "in " + origin)
-                if rewritten != trimmed {
-                    body = Data((rewritten + text[text.index(text.startIndex, offsetBy: trimmed.count)...]).utf8)
-                }
-            }
-        }
-        return .success(())
-    }
-
-    struct BodyFailure: Error {
-        let reason: String
-    }
-
-    /// Whether `body`'s first character (after a byte-order mark and white space)
-    /// opens a JSON object or array.
-    static func looksLikeJSON(_ body: Data) -> Bool {
-        var bytes = body[...]
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            bytes = bytes.dropFirst(3)
-        }
-        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
-    }
-
-    private static func describeJSONError(_ error: any Error) -> String {
-        let nsError = error as NSError
-        return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
-    }
-
-    private mutating func redactJSON(_ value: Any, path: [String], origin: String, changed: inout Bool) -> Any {
-        switch value {
-        case let object as [String: Any]:
-            var copy = object
-            for (key, member) in object {
-                copy[key] = redactJSON(member, path: path + [key], origin: origin, changed: &changed)
-            }
-            return copy
-        case let array as [Any]:
-            return array.map { redactJSON($0, path: path, origin: origin, changed: &changed) }
-        case let string as String where !path.isEmpty && removes(.jsonField(path), string):
-            changed = true
-            return remove(string, origin: "the JSON field \(path.joined(separator: ".")) in \(origin)")
-        default:
-            return value
-        }
-    }
-
-    private mutating func applyExpressions(_ text: String, origin: String) -> String {
+    mutating func applyExpressions(_ text: String, origin: String) -> String {
         var text = text
-        for (rule, expression) in expressions {
+        for (index, rule, expression) in expressions {
             let range = NSRange(text.startIndex..., in: text)
             let matches = expression.matches(in: text, range: range)
             guard !matches.isEmpty else { continue }
+            usedRules.insert(index)
             for match in matches.reversed() {
                 guard let found = Range(match.range, in: text) else { continue }
                 let value = String(text[found])
@@ -254,7 +234,7 @@ struct Redactor {
     }
 
     /// The percent-decoded text (`+` stays `+`, as matching reads query items).
-    private static func decode(_ text: Substring) -> String {
+    static func decode(_ text: Substring) -> String {
         text.removingPercentEncoding ?? String(text)
     }
 }

