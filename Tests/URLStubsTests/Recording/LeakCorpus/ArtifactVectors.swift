@@ -110,6 +110,17 @@ struct ArtifactCorpusTests {
         }
     }
 
+    @Test("a server-sent event's token from a real server is redacted in the HAR file of a failing scope")
+    func eventStreamToken() async throws {
+        let server = try LocalServer { _ in ServedResponse(headers: ["Content-Type": "text/event-stream"], body: Data("data: {\"token\":\"sse-Art-T0ken\"}\n\n".utf8)) }
+        defer { server.stop() }
+        let outcome = await Self.failingScope(server: server, [.to(server.url("/events")), .to(URL(string: "https://api.example.com/unmatched")!)])
+        let (report, har, _) = try Self.artifacts(outcome)
+        let file = try #require(har)
+        #expect(file.contains(#"data: {\"token\":\"URLSTUBS-REDACTED\"}"#), "\(file)")
+        #expect(!file.contains("sse-Art-T0ken") && !report.contains("sse-Art-T0ken"))
+    }
+
     @Test("a report line that holds a secret in a form that cannot be cut out (base64) is withheld")
     func withheldLine() async throws {
         let encoded = Spelling.base64(Self.token, alignment: 1)

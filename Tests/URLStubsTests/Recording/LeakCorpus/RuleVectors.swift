@@ -126,3 +126,32 @@ struct RuleCorpusTests {
         }
     }
 }
+
+@Suite("Recording settings in the environment")
+struct RecordingEnvironmentTests {
+    @Test("URLSTUBS_VERIFY_LIVE: 1, true, yes and on turn live checks on; 0, false, no, off and unset do not; anything else is an error naming the variable")
+    func verifyLive() {
+        for value in ["1", "true", "YES", "on", "On"] {
+            #expect((try? LiveCheck.setting(in: ["URLSTUBS_VERIFY_LIVE": value]).get()) == true, "\(value)")
+        }
+        for value in ["0", "false", "no", "off", ""] {
+            #expect((try? LiveCheck.setting(in: ["URLSTUBS_VERIFY_LIVE": value]).get()) == false, "\(value)")
+        }
+        #expect((try? LiveCheck.setting(in: [:]).get()) == false)
+        guard case let .failure(error) = LiveCheck.setting(in: ["URLSTUBS_VERIFY_LIVE": "enabled"]) else {
+            Issue.record("expected an error")
+            return
+        }
+        #expect(error.description == #"URLStubs: the environment variable URLSTUBS_VERIFY_LIVE is set to "enabled", which URLStubs does not accept: it must be 1, true, yes or on to check stubs against the real server, or 0, false, no or off (or unset) not to."#)
+    }
+
+    @Test("a bad URLSTUBS_RECORD is an error about that environment variable, not about redaction")
+    func recordSetting() {
+        #expect(throws: CassetteError.self) { try CassetteMode.replay.effective(in: ["URLSTUBS_RECORD": "yes"]) }
+        do {
+            _ = try CassetteMode.replay.effective(in: ["URLSTUBS_RECORD": "yes"])
+        } catch {
+            #expect(error.description == #"URLStubs: the environment variable URLSTUBS_RECORD is set to "yes", which URLStubs does not accept: it must be all, missing or none (or unset)."#)
+        }
+    }
+}
