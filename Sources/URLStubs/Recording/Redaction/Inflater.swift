@@ -105,7 +105,9 @@ enum Inflater {
         var counts = [Int](repeating: 0, count: 16)
         var symbols: [Int] = []
 
-        init(lengths: [Int]) throws(Failure) {
+        /// The code of `lengths`, or a failure when they over-subscribe it.
+        static func make(lengths: [Int]) throws(Failure) -> Huffman {
+            var counts = [Int](repeating: 0, count: 16)
             for length in lengths { counts[length] += 1 }
             counts[0] = 0
             var left = 1
@@ -114,6 +116,13 @@ enum Inflater {
                 left -= counts[length]
                 guard left >= 0 else { throw Failure(reason: "its compressed data has an invalid code") }
             }
+            return Huffman(lengths: lengths)
+        }
+
+        /// The code of `lengths`, which must not over-subscribe it.
+        init(lengths: [Int]) {
+            for length in lengths { counts[length] += 1 }
+            counts[0] = 0
             var offsets = [Int](repeating: 0, count: 16)
             for length in 1..<15 { offsets[length + 1] = offsets[length] + counts[length] }
             symbols = [Int](repeating: 0, count: lengths.count)
@@ -173,7 +182,7 @@ enum Inflater {
                 for index in 0..<codeCount {
                     codeLengths[codeLengthOrder[index]] = try reader.bits(3)
                 }
-                let codeLengthCode = try Huffman(lengths: codeLengths)
+                let codeLengthCode = try Huffman.make(lengths: codeLengths)
                 var lengths: [Int] = []
                 while lengths.count < literalCount + distanceCount {
                     let symbol = try codeLengthCode.decode(&reader)
@@ -192,8 +201,8 @@ enum Inflater {
                 guard lengths.count == literalCount + distanceCount, lengths[256] != 0 else {
                     throw Failure(reason: "its compressed data has an invalid code")
                 }
-                let literals = try Huffman(lengths: Array(lengths[..<literalCount]))
-                let distances = try Huffman(lengths: Array(lengths[literalCount...]))
+                let literals = try Huffman.make(lengths: Array(lengths[..<literalCount]))
+                let distances = try Huffman.make(lengths: Array(lengths[literalCount...]))
                 try inflateBlock(&reader, into: &output, literals: literals, distances: distances)
             default:
                 throw Failure(reason: "its compressed data has an invalid block type")
@@ -205,10 +214,10 @@ enum Inflater {
         var lengths = [Int](repeating: 8, count: 288)
         for index in 144..<256 { lengths[index] = 9 }
         for index in 256..<280 { lengths[index] = 7 }
-        return try! Huffman(lengths: lengths)
+        return Huffman(lengths: lengths)
     }()
 
-    static let fixedDistances: Huffman = try! Huffman(lengths: [Int](repeating: 5, count: 30))
+    static let fixedDistances = Huffman(lengths: [Int](repeating: 5, count: 30))
 
     static func inflateBlock(_ reader: inout BitReader, into output: inout [UInt8], literals: Huffman, distances: Huffman) throws(Failure) {
         while true {

@@ -15,8 +15,8 @@ enum LeakScan {
     /// replaced where it was removed; it is only not looked for elsewhere, where
     /// three characters would be found by chance.
     static let minimumValueLength = 4
-    /// The shortest piece of a removed value (`Bearer abc…` → `abc…`), and the
-    /// shortest environment variable value, that is looked for.
+    /// The shortest piece of a removed value (`Bearer abc…` → `abc…`), removed
+    /// value of digits only, and environment variable value that is looked for.
     static let minimumPieceLength = 6
     /// The shortest run of base64 characters that counts as a secret's base64.
     static let minimumBase64Length = 6
@@ -48,7 +48,9 @@ enum LeakScan {
             }
         }
         for removal in removed {
-            add(removal.value, "the value removed from \(removal.origin)", minimum: minimumValueLength)
+            // Digits alone (a PIN, a number) turn up by chance more often than letters.
+            let minimum = removal.value.allSatisfy(\.isASCII) && removal.value.allSatisfy(\.isNumber) ? minimumPieceLength : minimumValueLength
+            add(removal.value, "the value removed from \(removal.origin)", minimum: minimum)
             addPieces(of: removal.value, "part of the value removed from \(removal.origin)")
             if let credentials = basicCredentials(in: removal.value) {
                 let origin = "the decoded Basic credentials removed from \(removal.origin)"

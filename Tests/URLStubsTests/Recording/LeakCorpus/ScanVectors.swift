@@ -122,6 +122,18 @@ enum ScanVectors {
                    respond: { _ in .json(#"{"tok\u0065n":"json-t0ken-5"}"#) }, .redacted([#"{\"token\":\"URLSTUBS-REDACTED\"}"#])),
         LeakVector("JSON served as text/plain is redacted as JSON", secret: "json-t0ken-6", requests: { [.to($0.url("/x"))] },
                    respond: { _ in .text(#"  {"session":"json-t0ken-6"}"#) }, .redacted([#"{\"session\":\"URLSTUBS-REDACTED\"}"#])),
+        LeakVector("a value with spaces echoed with + for each space", secret: "open sesame 42", requests: { [.to($0.url("/x"), headers: ["X-Api-Key": "open sesame 42"])] },
+                   respond: { _ in .text("echo open+sesame+42") }, .refused("response body: the value removed from the request header X-Api-Key of entry 1")),
+        LeakVector("a non-ASCII password echoed \\u-escaped with a surrogate pair", secret: "pässwörd-🔑", requests: {
+            [.to($0.url("/login"), method: "POST", headers: ["Content-Type": "application/json"], body: Data(#"{"password":"pässwörd-🔑"}"#.utf8))]
+        }, respond: { _ in .json(#"{"echo":"p\u00e4ssw\u00f6rd-\ud83d\udd11"}"#) }, .refused("response body: the value removed from the JSON field password in the request body of entry 1")),
+        LeakVector("protocol words inside a removed cookie are not secrets: a body that says HttpOnly is written", secret: "abcdef1234", requests: { [.to($0.url("/x"))] },
+                   respond: { _ in ServedResponse(headers: ["Set-Cookie": "sid=abcdef1234; HttpOnly; Secure; SameSite=Strict"], body: Data("cookies here are HttpOnly and Secure".utf8)) },
+                   .redacted(["cookies here are HttpOnly and Secure"])),
+        LeakVector("a removed 4-digit number is not looked for elsewhere (digits turn up by chance), but is removed where it was", secret: "\"pin\":4821", requests: { [.to($0.url("/x"))] },
+                   respond: { _ in .json(#"{"pin":4821,"note":"room 4821"}"#) }, .redacted([#"{\"note\":\"room 4821\",\"pin\":\"URLSTUBS-REDACTED\"}"#])),
+        LeakVector("a removed 6-digit number is looked for elsewhere", secret: "482193", requests: { [.to($0.url("/x"))] },
+                   respond: { _ in .json(#"{"pin":482193,"note":"pin is 482193"}"#) }, .refused("response body: the value removed from the JSON field pin in the response body of entry 1")),
         LeakVector("a token the JSON rules removed, echoed Go-style \\u003c-escaped elsewhere", secret: "<tok>&json-7", requests: { [.to($0.url("/x"))] },
                    respond: { _ in .json(#"{"token":"<tok>&json-7","echo":"\u003ctok\u003e\u0026json-7"}"#) }, .refused("response body: the value removed from the JSON field token in the response body of entry 1")),
     ]
@@ -132,6 +144,18 @@ struct ScanCorpusTests {
     @Test("each vector is redacted or refused", arguments: ScanVectors.all)
     func vector(_ vector: LeakVector) async throws {
         try await vector.check()
+    }
+
+    @Test("a refusal's message withholds a URL that holds a secret in a spelling that cannot be masked")
+    func withheldURL() throws {
+        let token = ScanVectors.token
+        let entries = [CassetteEntry(method: "GET", url: "https://api.example.com/cb?state=\(Spelling.base64(token, alignment: 1))",
+                                     requestHeaders: [.init(name: "Authorization", value: "Bearer \(token)")], requestBody: nil,
+                                     answer: .response(status: 200, headers: [], body: Data()))]
+        var redactor = try Redactor(.standard)
+        let redacted = redactor.redact(entries)
+        let leak = LeakScan.firstLeak(in: redacted, of: LeakScan.secrets(removed: redactor.removals, environment: [:]))
+        #expect(leak == "entry 1 (GET (its URL is withheld: it holds a secret)), URL: part of the value removed from the request header Authorization of entry 1")
     }
 
     @Test("the inflater decodes gzip (fixed and dynamic Huffman), zlib and raw deflate as zlib makes them")
