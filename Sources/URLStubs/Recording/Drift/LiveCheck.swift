@@ -14,10 +14,14 @@ struct LiveCheck: Sendable {
 
     /// The problem every scope reports when the environment sets the variable to a
     /// value that is neither on nor off (the check stays off); empty otherwise.
-    static let problemsForRun: [StubProblem] = {
-        guard case let .failure(error) = setting(in: ProcessInfo.processInfo.environment) else { return [] }
+    static let problemsForRun = problems(in: ProcessInfo.processInfo.environment)
+
+    /// The problem a scope reports for the setting in `environment`: none, or the
+    /// value that is neither on nor off.
+    static func problems(in environment: [String: String]) -> [StubProblem] {
+        guard case let .failure(error) = setting(in: environment) else { return [] }
         return [StubProblem(kind: .cassette(error), message: error.description, location: nil)]
-    }()
+    }
 
     /// Whether `environment` turns the check on: `1`, `true`, `yes` or `on` (any
     /// case) do; unset, empty, `0`, `false`, `no` or `off` do not; anything else

@@ -143,6 +143,9 @@ struct RecordingEnvironmentTests {
             return
         }
         #expect(error.description == #"URLStubs: the environment variable URLSTUBS_VERIFY_LIVE is set to "enabled", which URLStubs does not accept: it must be 1, true, yes or on to check stubs against the real server, or 0, false, no or off (or unset) not to."#)
+        // Every scope of such a run starts with this problem (ScopeState's first problems).
+        #expect(LiveCheck.problems(in: ["URLSTUBS_VERIFY_LIVE": "enabled"]).map(\.message) == [error.description])
+        #expect(LiveCheck.problems(in: ["URLSTUBS_VERIFY_LIVE": "on"]).isEmpty)
     }
 
     @Test("a bad URLSTUBS_RECORD is an error about that environment variable, not about redaction")
