@@ -75,6 +75,11 @@ enum RuleVectors {
             .redacted([#"event: auth\ndata: {\"token\":\"\#(placeholder)\"}\n\ndata: {\"n\":1}\n\n"#])),
         get("server-sent events: form data", "/events", secret: "sse-T0ken", response: { _ in ServedResponse(headers: ["Content-Type": "text/event-stream"], body: Data("data: access_token=sse-T0ken-2&expires=3600\n\n".utf8)) },
             .redacted(["data: access_token=\(placeholder)&expires=3600"])),
+        get("server-sent events whose data line opens JSON that does not parse are replaced by a marker", "/events", secret: "sse-T0ken", response: { _ in ServedResponse(headers: ["Content-Type": "text/event-stream"], body: Data("data: {\"token\":\"sse-T0ken-3\"\ndata: more\n\n".utf8)) },
+            .redacted(["\(placeholder): URLStubs did not write this body: the data of its line 1 cannot be parsed"])),
+        LeakVector("a secret in a request header's name", secret: "hdr-N4me-S3cret", requests: {
+            [.to($0.url("/x"), headers: ["X-Api-Key": "hdr-N4me-S3cret", "X-Echo-hdr-N4me-S3cret": "1"])]
+        }, .refused("the name of request header 2: the value removed from the request header X-Api-Key of entry 1")),
         get("the query item sig", "/x?sig=abcdef0123&page=1", secret: "abcdef0123", .redacted(["?sig=\(placeholder)&page=1"])),
         get("the query items jwt, apikey and signature", "/x?jwt=eyJhbGciOi.x.y&apikey=ak-12345&X-Amz-Signature=f00ba7", secret: "ak-12345",
             .redacted(["?jwt=\(placeholder)&apikey=\(placeholder)&X-Amz-Signature=\(placeholder)"])),
