@@ -141,6 +141,18 @@ struct ArtifactCorpusTests {
         #expect(scrubbed.first?.message.hasPrefix("URLStubs: no stub matches GET https://api.example.com/cb?access_token=URLSTUBS-REDACTED in scope #") == true)
     }
 
+    @Test("the StubVerificationError withStubScope throws (which test frameworks print) is scrubbed of the traffic's secrets")
+    func scrubbedVerificationError() async throws {
+        let error = await thrownError(StubVerificationError.self) {
+            try await withStubScope { _ in
+                _ = try? await URLSession.stubbed.data(for: .to(URL(string: "https://api.example.com/cb?access_token=\(Self.token)")!))
+            }
+        }
+        let message = try #require(error?.problems.first?.message)
+        #expect(message.hasPrefix("URLStubs: no stub matches GET https://api.example.com/cb?access_token=URLSTUBS-REDACTED in scope #"))
+        #expect(!String(describing: error!).contains(Self.token))
+    }
+
     @Test("artifact files are readable by their owner only (0600), in a run directory only its owner may enter (0700)")
     func permissions() async throws {
         let outcome = await Self.failingScope([.to(URL(string: "https://api.example.com/unmatched")!)])
