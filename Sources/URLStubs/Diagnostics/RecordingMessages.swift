@@ -9,7 +9,7 @@ enum RecordingMessages {
         case let .unreadable(path, reason):
             "URLStubs: the cassette at \(path) cannot be read as a HAR file: \(reason)."
         case let .invalidRule(rule, reason):
-            "URLStubs: the redaction setting \(rule) cannot be used: \(reason). Nothing was recorded."
+            "URLStubs: the redaction rule \(rule) cannot be used: \(reason). Nothing was recorded."
         case let .invalidMatching(rule, reason):
             "URLStubs: the cassette matching rule \(rule) cannot be used: \(reason). Nothing was replayed or recorded."
         case let .leakedSecret(path, leak):
@@ -18,6 +18,10 @@ enum RecordingMessages {
             "URLStubs: another scope is recording into the cassette \(path) right now; give each test case a cassette of its own (on a suite trait, omit the cassette's name)."
         case let .unwritable(path, reason):
             "URLStubs: could not write the cassette \(path): \(reason)."
+        case let .unusedRule(path, rule, entries):
+            "URLStubs: did not write the cassette \(path): the redaction rule \(rule) removed nothing in its \(entries) \(entries == 1 ? "entry" : "entries"), so what it was meant to remove may be in them. Nothing was written. Fix the rule (a JSON path, a header or item name spelled as the traffic spells it), or remove it."
+        case let .invalidEnvironment(variable, value, reason):
+            "URLStubs: the environment variable \(variable) is set to \"\(value)\", which URLStubs does not accept: \(reason)."
         }
     }
 
@@ -92,4 +96,17 @@ enum DriftMessages {
     static func serverFailed(stubStatus: Int, error: String) -> String {
         "the stub answers \(stubStatus), but the live request failed: \(error)"
     }
+}
+
+extension RecordingMessages {
+    /// The text written instead of a body that redaction could not read.
+    static func unreadableBody(_ reason: String) -> String {
+        "\(Redaction.placeholder): URLStubs did not write this body: \(reason), so the redaction rules could not be applied to it."
+    }
+}
+
+extension RecordingMessages {
+    /// What replaces a line of a failure report or message that still holds a
+    /// secret after scrubbing.
+    static let withheldLine = "(URLStubs withheld this line: it holds a secret from the traffic in a form that cannot be cut out)"
 }

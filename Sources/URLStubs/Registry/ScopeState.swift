@@ -43,7 +43,7 @@ final class ScopeState {
     /// The drift checks started so far.
     var liveChecks: [LiveCheck] = []
     /// What went wrong so far, reported when the scope ends.
-    var problems: [StubProblem] = []
+    var problems: [StubProblem] = LiveCheck.problemsForRun
     /// Requests whose answer is delayed or computed, still waiting for it.
     var inFlight: [ObjectIdentifier: InFlightRequest] = [:]
     /// Callers waiting for a request that has not arrived yet.

@@ -35,7 +35,9 @@ extension StubScope {
     ///
     /// The code under test still receives the stubbed answer. Each difference is a
     /// problem of the scope, reported at the stub's line. Setting the environment
-    /// variable `URLSTUBS_VERIFY_LIVE=1` turns this on for every scope of a run.
+    /// variable `URLSTUBS_VERIFY_LIVE=1` (or `true`, `yes`, `on`) turns this on for
+    /// every scope of a run; a value that is neither on nor off (`0`, `false`,
+    /// `no`, `off`) is a problem of every scope.
     nonisolated(nonsending) public func checkForDrift() async {
         _ = StubRegistry.shared.checkLive(in: self)
     }

@@ -23,8 +23,10 @@
 /// - Returns: What `body` returns.
 /// - Throws: The error `body` throws, if any; otherwise a ``StubVerificationError``
 ///   listing every unmatched request, unmet expectation and unusable stub of the
-///   scope (and, among them, any request abandoned in flight). A scope whose only
-///   problems are abandoned requests does not throw: their requests already failed.
+///   scope (and, among them, any request abandoned in flight), its messages
+///   scrubbed of the secrets the scope's traffic carried (see `Redaction`). A
+///   scope whose only problems are abandoned requests does not throw: their
+///   requests already failed.
 @discardableResult
 public func withStubScope<Result>(
     _ name: String? = nil,
@@ -83,7 +85,8 @@ func withVerifiedScope<Result>(
     let outcome = await StubScope.withNewScope(name: name, location: location, clock: clock, isolation: isolation, body)
     let value = try outcome.result.get()
     if outcome.problems.contains(where: { !$0.isWarning }) {
-        throw StubVerificationError(scope: outcome.title, problems: outcome.problems)
+        // The error is printed by test frameworks: scrubbed of the traffic's secrets.
+        throw StubVerificationError(scope: outcome.title, problems: TrafficArchive(outcome.traffic).scrub(outcome.problems))
     }
     return value
 }

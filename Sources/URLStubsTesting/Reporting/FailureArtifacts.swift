@@ -4,43 +4,64 @@ import Testing
 
 /// Attaches what a failing scope saw to its test: the traffic as HAR 1.2 and the
 /// problem report, so a CI log shows exactly what was sent.
+///
+/// Both are redacted and scanned like a cassette: the HAR file is withheld when a
+/// secret survived redaction, and the report is scrubbed of every secret the
+/// traffic held (see ``TrafficArchive/scrub(_:)``).
 enum FailureArtifacts {
     /// Attaches the artifacts of `outcome` to the running Swift Testing test when
     /// the scope ended with a problem that fails it.
-    static func attach<Value>(_ outcome: StubScope.Outcome<Value>) {
+    static func attach<Value>(_ outcome: StubScope.Outcome<Value>, archive: TrafficArchive) {
         guard outcome.problems.contains(where: { !$0.isWarning }) else { return }
         let name = "urlstubs-scope-\(outcome.scope.description.filter(\.isNumber))"
-        let (har, report) = contents(scope: outcome.title, problems: outcome.problems, traffic: outcome.traffic)
+        let (har, report) = contents(scope: outcome.title, problems: outcome.problems, traffic: outcome.traffic, archive: archive)
         if let har {
             Attachment.record(Array(har), named: name + ".har")
         }
         Attachment.record(report, named: name + ".txt")
     }
 
-    /// Writes the artifacts of a failing XCTest scope to a temporary directory and
-    /// returns the line that names it; `nil` when the scope did not fail.
-    static func write(scope: String, problems: [StubProblem], traffic: [RecordedExchange]) -> String? {
-        guard problems.contains(where: { !$0.isWarning }) else { return nil }
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("URLStubs-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
+    /// Writes the artifacts of a failing XCTest scope, readable by their owner
+    /// only (`0600`), into `directory` (by default ``runDirectory``) and returns
+    /// the line that names them; `nil` when the scope did not fail or nothing
+    /// could be written.
+    static func write(scope: String, problems: [StubProblem], traffic: [RecordedExchange], archive: TrafficArchive, in directory: URL? = nil) -> String? {
+        guard problems.contains(where: { !$0.isWarning }), let directory = directory ?? runDirectory else { return nil }
+        // Made again (0700) if the run's directory was removed since.
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         let base = directory.appendingPathComponent(scope.filter { $0.isLetter || $0.isNumber }.prefix(60).description)
-        let (har, report) = contents(scope: scope, problems: problems, traffic: traffic)
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            if let har {
-                try har.write(to: base.appendingPathExtension("har"), options: .atomic)
-            }
-            try Data(report.utf8).write(to: base.appendingPathExtension("txt"), options: .atomic)
-            return IntegrationMessages.artifactsWritten(base.path + ".{har,txt}")
-        } catch {
-            return nil
-        }
+        let (har, report) = contents(scope: scope, problems: problems, traffic: traffic, archive: archive)
+        guard (har.map { writePrivately($0, to: base.appendingPathExtension("har")) } ?? true),
+              writePrivately(Data(report.utf8), to: base.appendingPathExtension("txt")) else { return nil }
+        return archive.scrub(IntegrationMessages.artifactsWritten(base.path + ".{har,txt}"))
     }
 
-    /// The HAR file (`nil` when withheld) and the report, scrubbed of every value
-    /// the redaction removed, from one redaction of `traffic`.
-    private static func contents(scope: String, problems: [StubProblem], traffic: [RecordedExchange]) -> (har: Data?, report: String) {
-        let archive = TrafficArchive(traffic)
+    /// The directory of this run's artifacts: a new directory in the temporary
+    /// directory, `URLStubs-<pid>-<random>`, that only its owner may enter
+    /// (`0700`); made once, when first needed (a `static let` is made lazily and
+    /// once), `nil` when it cannot be.
+    static let runDirectory: URL? = {
+        for _ in 0..<8 {
+            let name = "URLStubs-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(name, isDirectory: true)
+            // Not intermediate: a directory someone else made first is not used.
+            if (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])) != nil {
+                return directory
+            }
+        }
+        return nil
+    }()
+
+    /// Writes `data` to a new file at `file` (replacing one there) with mode `0600`.
+    private static func writePrivately(_ data: Data, to file: URL) -> Bool {
+        try? FileManager.default.removeItem(at: file)
+        guard FileManager.default.createFile(atPath: file.path, contents: data, attributes: [.posixPermissions: 0o600]) else { return false }
+        return (try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)) != nil
+    }
+
+    /// The HAR file (`nil` when withheld) and the report, scrubbed of every secret
+    /// of the traffic, from one redaction of `traffic`.
+    private static func contents(scope: String, problems: [StubProblem], traffic: [RecordedExchange], archive: TrafficArchive) -> (har: Data?, report: String) {
         let note: String
         switch archive.har {
         case .success: note = IntegrationMessages.trafficAttached(traffic.count)
@@ -48,5 +69,15 @@ enum FailureArtifacts {
         }
         let report = IntegrationMessages.artifactReport(scope: scope, problems: problems, trafficNote: note)
         return (try? archive.har.get(), archive.scrub(report))
+    }
+}
+
+extension FailureArtifacts {
+    /// Removes the run's directory and everything in it (for test suites that
+    /// fail on purpose and must leave nothing behind).
+    static func removeRunDirectory() {
+        if let runDirectory {
+            try? FileManager.default.removeItem(at: runDirectory)
+        }
     }
 }

@@ -83,8 +83,12 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
             }
         }
         BaselineTally.current?.add(outcome.usage)
-        StubProblemReporter.report(outcome.problems, fallback: location)
-        FailureArtifacts.attach(outcome)
+        if !outcome.problems.isEmpty {
+            // Issues and artifacts are scrubbed of every secret the traffic held.
+            let archive = TrafficArchive(outcome.traffic)
+            StubProblemReporter.report(archive.scrub(outcome.problems), fallback: location)
+            FailureArtifacts.attach(outcome, archive: archive)
+        }
         if case let .failure(error as URLError) = outcome.result,
            outcome.problems.contains(where: { $0.message == error.localizedDescription }) {
             // The test let the URLError of an unmatched request escape: it was just

@@ -38,8 +38,11 @@ open class StubbedTestCase: XCTestCase {
             super.invokeTest()
         }
         let (problems, traffic) = StubScope.finishDetachedScope(opened)
-        StubProblemReporter.report(problems, fallback: nil, testCase: self)
-        if let written = FailureArtifacts.write(scope: name, problems: problems, traffic: traffic) {
+        guard !problems.isEmpty else { return }
+        // Messages and artifacts are scrubbed of every secret the traffic held.
+        let archive = TrafficArchive(traffic)
+        StubProblemReporter.report(archive.scrub(problems), fallback: nil, testCase: self)
+        if let written = FailureArtifacts.write(scope: name, problems: problems, traffic: traffic, archive: archive) {
             print(written)
         }
     }

@@ -144,7 +144,7 @@ struct RedactionTests {
         let error = await thrownError(CassetteError.self) {
             try await withStubScope(cassette: directory.file("x.har"), mode: .record, redaction: .standard.adding(.pattern("([a-z"))) { _ in }
         }
-        #expect(error?.description.hasPrefix("URLStubs: the redaction setting pattern ([a-z cannot be used: it is not a valid regular expression") == true)
+        #expect(error?.description.hasPrefix("URLStubs: the redaction rule pattern ([a-z cannot be used: it is not a valid regular expression") == true)
         #expect(!FileManager.default.fileExists(atPath: directory.file("x.har").path))
     }
 

@@ -41,10 +41,12 @@ struct FailureArtifactsTests {
         #expect(!String(decoding: har, as: UTF8.self).contains("abcdefgh12345678"))
     }
 
-    @Test("a failing XCTest scope's artifacts are written to a temporary directory whose path is printed; a passing scope writes none")
+    @Test("a failing XCTest scope's artifacts are written to the directory whose path is printed; a passing scope writes none")
     func writtenForXCTest() async throws {
         let outcome = await Self.failingScope()
-        let line = try #require(FailureArtifacts.write(scope: "testFails", problems: outcome.problems, traffic: outcome.traffic))
+        let directory = try TemporaryDirectory()
+        let archive = TrafficArchive(outcome.traffic, environment: [:])
+        let line = try #require(FailureArtifacts.write(scope: "testFails", problems: outcome.problems, traffic: outcome.traffic, archive: archive, in: directory.url))
         #expect(line.hasPrefix("URLStubs: the failing scope's traffic and report were written to "))
         let base = String(line.dropFirst("URLStubs: the failing scope's traffic and report were written to ".count).dropLast(".{har,txt}".count))
         defer {
@@ -55,6 +57,6 @@ struct FailureArtifactsTests {
         #expect(report.contains("1. URLStubs: no stub matches GET https://artifacts.example.com/missing"))
         #expect(report.hasSuffix("Its traffic (2 requests, redacted) is in the HAR 1.2 file that accompanies this report."))
         #expect(FileManager.default.fileExists(atPath: base + ".har"))
-        #expect(FailureArtifacts.write(scope: "testPasses", problems: [], traffic: outcome.traffic) == nil)
+        #expect(FailureArtifacts.write(scope: "testPasses", problems: [], traffic: outcome.traffic, archive: archive, in: directory.url) == nil)
     }
 }

@@ -2,7 +2,7 @@
 import FoundationNetworking
 #endif
 import Foundation
-import URLStubsTesting
+@testable import URLStubsTesting
 import XCTest
 
 /// A plain XCTest case using `StubbedTestCase`: every method gets a fresh scope.
@@ -68,6 +68,12 @@ final class StubbedTestCaseFailureTests: StubbedTestCase {
         } else {
             super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
         }
+    }
+
+    /// Removes the artifacts these failing tests wrote: the suite leaves nothing behind.
+    override class func tearDown() {
+        FailureArtifacts.removeRunDirectory()
+        super.tearDown()
     }
 
     /// A real server for the drift test, alive until the scope's drift checks end.

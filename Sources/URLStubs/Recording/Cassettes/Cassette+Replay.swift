@@ -96,6 +96,11 @@ enum CassetteReplay {
             }
             base = String(base[..<mark])
         }
+        // A redacted path segment matches any segment.
+        if let scheme = base.range(of: "://"), let slash = base[scheme.upperBound...].firstIndex(of: "/") {
+            base = String(base[...slash]) + base[base.index(after: slash)...].split(separator: "/", omittingEmptySubsequences: false)
+                .map { $0 == Redaction.placeholder ? "*" : String($0) }.joined(separator: "/")
+        }
         var pattern = RequestPattern(method: entry.method, url: base).adding(.recordedQuery(query))
         guard !rules.matching.isStandard else {
             return pattern.adding(.recordedBody(entry.requestBody))

@@ -16,6 +16,11 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible {
     case alreadyRecording(path: String)
     /// Writing the file failed.
     case unwritable(path: String, reason: String)
+    /// A redaction rule added to the standard ones removed nothing in a whole
+    /// recording of this many entries; nothing was written.
+    case unusedRule(path: String, rule: String, entries: Int)
+    /// An environment variable URLStubs reads holds a value it does not accept.
+    case invalidEnvironment(variable: String, value: String, reason: String)
 
     /// A sentence saying what went wrong and what to do.
     public var description: String {

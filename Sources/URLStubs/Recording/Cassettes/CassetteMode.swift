@@ -19,7 +19,7 @@ public enum CassetteMode: String, Sendable, Hashable, CaseIterable {
 
     /// The mode to use: the environment's override if it sets one, else `self`.
     ///
-    /// - Throws: ``CassetteError/invalidRule(rule:reason:)`` when the variable holds
+    /// - Throws: ``CassetteError/invalidEnvironment(variable:value:reason:)`` when the variable holds
     ///   something other than `all`, `missing` or `none`.
     func effective(in environment: [String: String]) throws(CassetteError) -> CassetteMode {
         guard let value = environment[Self.environmentVariable], !value.isEmpty else { return self }
@@ -28,7 +28,7 @@ public enum CassetteMode: String, Sendable, Hashable, CaseIterable {
         case "missing": return .recordMissing
         case "none": return .replay
         default:
-            throw CassetteError.invalidRule(rule: "\(Self.environmentVariable)=\(value)", reason: "it must be all, missing or none")
+            throw CassetteError.invalidEnvironment(variable: Self.environmentVariable, value: value, reason: "it must be all, missing or none (or unset)")
         }
     }
 }

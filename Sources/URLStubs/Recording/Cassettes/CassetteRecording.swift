@@ -45,6 +45,9 @@ struct CassetteRecording: Sendable {
         do {
             var redactor = try Redactor(redaction)
             let entries = redactor.redact(kept + recorded)
+            if let unused = redactor.unusedRules.first {
+                return .unusedRule(path: file.path, rule: unused.description, entries: entries.count)
+            }
             let secrets = LeakScan.secrets(removed: redactor.removals, environment: environment)
             if let leak = LeakScan.firstLeak(in: entries, of: secrets) {
                 return .leakedSecret(path: file.path, leak: leak)

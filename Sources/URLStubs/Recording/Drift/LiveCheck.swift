@@ -10,10 +10,30 @@ struct LiveCheck: Sendable {
     static let environmentVariable = "URLSTUBS_VERIFY_LIVE"
 
     /// Whether the environment turns the check on.
-    static let isOnForRun: Bool = {
-        let value = ProcessInfo.processInfo.environment[environmentVariable]?.lowercased() ?? ""
-        return ["1", "true", "yes"].contains(value)
-    }()
+    static let isOnForRun: Bool = (try? setting(in: ProcessInfo.processInfo.environment).get()) ?? false
+
+    /// The problem every scope reports when the environment sets the variable to a
+    /// value that is neither on nor off (the check stays off); empty otherwise.
+    static let problemsForRun = problems(in: ProcessInfo.processInfo.environment)
+
+    /// The problem a scope reports for the setting in `environment`: none, or the
+    /// value that is neither on nor off.
+    static func problems(in environment: [String: String]) -> [StubProblem] {
+        guard case let .failure(error) = setting(in: environment) else { return [] }
+        return [StubProblem(kind: .cassette(error), message: error.description, location: nil)]
+    }
+
+    /// Whether `environment` turns the check on: `1`, `true`, `yes` or `on` (any
+    /// case) do; unset, empty, `0`, `false`, `no` or `off` do not; anything else
+    /// is an error.
+    static func setting(in environment: [String: String]) -> Result<Bool, CassetteError> {
+        let value = environment[environmentVariable] ?? ""
+        switch value.lowercased() {
+        case "1", "true", "yes", "on": return .success(true)
+        case "", "0", "false", "no", "off": return .success(false)
+        default: return .failure(.invalidEnvironment(variable: environmentVariable, value: value, reason: "it must be 1, true, yes or on to check stubs against the real server, or 0, false, no or off (or unset) not to"))
+        }
+    }
 
     let exchange: LoggedExchange
     /// The stub that answered, as reports name it.

@@ -1,15 +1,16 @@
 import Foundation
 
 /// A scope's traffic as a HAR 1.2 file, for failure reports: redacted once with
-/// ``Redaction/standard``, and able to scrub the report that goes with it.
+/// ``Redaction/standard``, scanned like a cassette, and able to scrub the report
+/// and console messages that go with it.
 @_spi(Integration)
 public struct TrafficArchive {
     /// The HAR file of the traffic (requests still waiting or cancelled included as
     /// failures), or ``CassetteError/leakedSecret(path:leak:)`` when a secret
     /// survived redaction: a failure report must not publish it either.
     public let har: Result<Data, CassetteError>
-    /// The redactor that redacted the traffic, holding every value it removed.
-    private let redactor: Redactor?
+    /// Every value the redaction removed, and the secret environment values.
+    private let search: SecretSearch
 
     /// Redacts `traffic` and builds its HAR file.
     public init(_ traffic: [RecordedExchange], environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -25,22 +26,35 @@ public struct TrafficArchive {
         do {
             var redactor = try Redactor(.standard)
             let redacted = redactor.redact(entries)
-            self.redactor = redactor
             let secrets = LeakScan.secrets(removed: redactor.removals, environment: environment)
+            search = SecretSearch(secrets)
             if let leak = LeakScan.firstLeak(in: redacted, of: secrets) {
                 har = .failure(.leakedSecret(path: "(failure report)", leak: leak))
             } else {
                 har = Result { try HARFile(redacted).encoded() }.mapError { .unwritable(path: "(failure report)", reason: $0.localizedDescription) }
             }
         } catch {
-            redactor = nil
+            search = SecretSearch(LeakScan.secrets(removed: [], environment: environment))
             har = .failure(error)
         }
     }
 
-    /// `text` (a failure report) with every value the redaction removed from the
-    /// traffic replaced by the placeholder.
+    /// `text` (a failure report, a console message) with every secret the traffic
+    /// held replaced by the placeholder: each spelling that can be cut out, and
+    /// the start of one cut short by `…`; a line in which a secret is still found
+    /// in another spelling is replaced by words saying it was withheld.
     public func scrub(_ text: String) -> String {
-        redactor?.scrub(text) ?? text
+        guard !search.isEmpty else { return text }
+        let masked = search.mask(text, with: Redaction.placeholder)
+        return masked.components(separatedBy: "\n").map { line in
+            let line = search.maskCutShort(line, with: Redaction.placeholder)
+            return search.firstSecret(in: line) == nil ? line : RecordingMessages.withheldLine
+        }.joined(separator: "\n")
+    }
+
+    /// `problems` with their messages scrubbed (see ``scrub(_:)``).
+    public func scrub(_ problems: [StubProblem]) -> [StubProblem] {
+        guard !search.isEmpty else { return problems }
+        return problems.map { StubProblem(kind: $0.kind, message: scrub($0.message), location: $0.location) }
     }
 }

@@ -11,18 +11,28 @@ struct Redactor {
     }
 
     private let redaction: Redaction
-    private let expressions: [(Redaction.Rule, NSRegularExpression)]
+    private let expressions: [(index: Int, rule: Redaction.Rule, expression: NSRegularExpression)]
     private(set) var removals: [Removal] = []
+    /// The positions in `redaction.rules` of the rules that removed something.
+    private var usedRules: Set<Int> = []
+
+    /// The rules added to the standard ones that removed nothing.
+    var unusedRules: [Redaction.Rule] {
+        redaction.rules.enumerated().filter { !$0.element.isStandard && !usedRules.contains($0.offset) }.map(\.element)
+    }
 
     /// A redactor for `redaction`; throws when a pattern rule is not a valid
     /// regular expression.
     init(_ redaction: Redaction) throws(CassetteError) {
         self.redaction = redaction
-        var expressions: [(Redaction.Rule, NSRegularExpression)] = []
-        for rule in redaction.rules {
+        var expressions: [(index: Int, rule: Redaction.Rule, expression: NSRegularExpression)] = []
+        for (index, rule) in redaction.rules.enumerated() {
+            if let problem = rule.problem {
+                throw CassetteError.invalidRule(rule: rule.description, reason: problem)
+            }
             guard let pattern = rule.expression else { continue }
             do {
-                expressions.append((rule, try NSRegularExpression(pattern: pattern)))
+                expressions.append((index, rule, try NSRegularExpression(pattern: pattern)))
             } catch {
                 throw CassetteError.invalidRule(rule: rule.description, reason: "it is not a valid regular expression (\(error.localizedDescription))")
             }
@@ -40,14 +50,14 @@ struct Redactor {
         let name = "entry \(number)"
         entry.url = redactURL(entry.url, of: name)
         entry.requestHeaders = redact(entry.requestHeaders, origin: "request header", of: name)
-        entry.requestBody = entry.requestBody.map { redactBody($0, origin: "the request body of \(name)") }
+        if let body = entry.requestBody {
+            entry.requestBody = redactBody(body, headers: &entry.requestHeaders, origin: "the request body of \(name)")
+        }
         switch entry.answer {
         case let .response(status, headers, body):
-            entry.answer = .response(
-                status: status,
-                headers: redact(headers, origin: "response header", of: name),
-                body: redactBody(body, origin: "the response body of \(name)")
-            )
+            var headers = redact(headers, origin: "response header", of: name)
+            let body = redactBody(body, headers: &headers, origin: "the response body of \(name)")
+            entry.answer = .response(status: status, headers: headers, body: body)
         case let .failure(code, message):
             // A failure's text quotes the request (its URL, its headers in near misses).
             entry.answer = .failure(code: code, message: scrub(message))
@@ -55,19 +65,26 @@ struct Redactor {
         return entry
     }
 
-    /// `text` with every value removed so far replaced by the placeholder.
+    /// `text` with every value removed so far, in each spelling that can be cut
+    /// out, replaced by the placeholder.
     func scrub(_ text: String) -> String {
-        removals.map(\.value).sorted { $0.count > $1.count }.reduce(text) { text, value in
-            value.count < LeakScan.minimumValueLength ? text : text.replacingOccurrences(of: value, with: Redaction.placeholder)
+        let removed = removals.map { LeakScan.Secret(value: $0.value, origin: $0.origin) }
+        return SecretSearch(removed).mask(text, with: Redaction.placeholder)
+    }
+
+    /// Whether a rule removes the value `value` at `kind`; every rule that does is
+    /// counted as used.
+    mutating func removes(_ kind: Redaction.Field.Kind, _ value: String, jsonPath: [JSONStep]? = nil, container: Bool = false, isNumber: Bool = false) -> Bool {
+        let field = Redaction.Field(kind: kind, value: value, jsonPath: jsonPath, isNumber: isNumber)
+        var removed = false
+        for (index, rule) in redaction.rules.enumerated() where (!container || rule.removesContainers) && rule.removes(field) {
+            usedRules.insert(index)
+            removed = true
         }
+        return removed
     }
 
-    private func removes(_ kind: Redaction.Field.Kind, _ value: String) -> Bool {
-        let field = Redaction.Field(kind: kind, value: value)
-        return redaction.rules.contains { $0.removes(field) }
-    }
-
-    private mutating func remove(_ value: String, origin: String) -> String {
+    mutating func remove(_ value: String, origin: String) -> String {
         if value != Redaction.placeholder, !value.isEmpty {
             removals.append(Removal(value: value, origin: origin))
         }
@@ -86,8 +103,8 @@ struct Redactor {
         }
     }
 
-    /// The URL with its user information and removed query values replaced,
-    /// keeping every other byte.
+    /// The URL with its user information, removed path segments, query values and
+    /// fragment replaced, keeping every other byte.
     private mutating func redactURL(_ url: String, of name: String) -> String {
         var result = url
         if let components = URLComponents(string: url), let user = components.percentEncodedUser {
@@ -97,19 +114,51 @@ struct Redactor {
                 result.replaceSubrange(range, with: Redaction.placeholder + "@")
             }
         }
-        if let queryStart = result.firstIndex(of: "?") {
-            let url = result
-            let fragmentStart = url[queryStart...].firstIndex(of: "#") ?? url.endIndex
-            let query = url[url.index(after: queryStart)..<fragmentStart]
-            let items = redactForm(query, origin: "of \(name)")
-            result = String(url[..<queryStart]) + "?" + items + url[fragmentStart...]
+        var fragment: Substring?
+        if let hash = result.firstIndex(of: "#") {
+            fragment = result[result.index(after: hash)...]
+            result = String(result[..<hash])
+        }
+        var query: Substring?
+        if let mark = result.firstIndex(of: "?") {
+            query = result[result.index(after: mark)...]
+            result = String(result[..<mark])
+        }
+        result = redactPath(result, of: name)
+        if let query {
+            result += "?" + redactForm(query, origin: "of \(name)")
+        }
+        if let fragment {
+            if removes(.fragment, Self.decode(fragment)) {
+                result += "#" + remove(Self.decode(fragment), origin: "the fragment of \(name)")
+            } else {
+                result += "#" + (fragment.contains("=") ? redactForm(fragment, origin: "in the fragment of \(name)") : String(fragment))
+            }
         }
         return applyExpressions(result, origin: "the URL of \(name)")
     }
 
+    /// `url` (no query, no fragment) with the path segments the rules remove replaced.
+    private mutating func redactPath(_ url: String, of name: String) -> String {
+        guard let scheme = url.range(of: "://"), let slash = url[scheme.upperBound...].firstIndex(of: "/") else { return url }
+        let segments = url[url.index(after: slash)...].split(separator: "/", omittingEmptySubsequences: false)
+        var previous = ""
+        var rewritten: [String] = []
+        for segment in segments {
+            let value = Self.decode(segment)
+            if !value.isEmpty, removes(.pathSegment(previous: previous), value) {
+                rewritten.append(remove(value, origin: "the path segment after \(previous.isEmpty ? "the host" : previous) of \(name)"))
+            } else {
+                rewritten.append(String(segment))
+            }
+            previous = value
+        }
+        return String(url[...slash]) + rewritten.joined(separator: "/")
+    }
+
     /// `form` (`name=value&…`, a query or a form-encoded body) with the values the
     /// rules remove, by their items' names, replaced.
-    private mutating func redactForm(_ form: Substring, origin: String) -> String {
+    mutating func redactForm(_ form: Substring, origin: String) -> String {
         form.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
             guard let equals = item.firstIndex(of: "=") else { return String(item) }
             let rawName = item[..<equals]
@@ -125,50 +174,54 @@ struct Redactor {
         }.joined(separator: "&")
     }
 
-    private mutating func redactBody(_ body: Data, origin: String) -> Data {
-        var redacted = body
-        if let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) {
-            var changed = false
-            let rewritten = redactJSON(json, path: [], origin: origin, changed: &changed)
-            if changed, let data = try? JSONSerialization.data(withJSONObject: rewritten, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) {
-                redacted = data
-            }
-        } else if let text = String(data: body, encoding: .utf8), text.contains("="), !text.contains(where: \.isNewline) {
-            // A form-encoded body: its items are redacted by name, like a query's.
-            let rewritten = redactForm(Substring(text), origin: "in " + origin)
-            if rewritten != text {
-                redacted = Data(rewritten.utf8)
+    /// `body` with the values the rules choose replaced, read through its
+    /// `Content-Encoding` (a decoded body is written decoded, without the header),
+    /// or a marker saying why it was not written when it cannot be read for the
+    /// rules that apply to it. `headers` get the new `Content-Length`.
+    private mutating func redactBody(_ body: Data, headers: inout [CassetteEntry.Field], origin: String) -> Data {
+        var redacted: Data
+        switch ContentCoding.decode(body, contentEncoding: CassetteEntry.value(of: "Content-Encoding", in: headers)) {
+        case let .plain(data):
+            redacted = data
+        case let .decoded(data):
+            redacted = data
+            headers.removeAll { $0.name.caseInsensitiveCompare("Content-Encoding") == .orderedSame }
+        case let .undecodable(reason):
+            headers.removeAll { $0.name.caseInsensitiveCompare("Content-Encoding") == .orderedSame }
+            redacted = Self.marker(reason)
+            markedBodies += 1
+        }
+        if case let .failure(failure) = redactStructured(&redacted, contentType: CassetteEntry.value(of: "Content-Type", in: headers), origin: origin) {
+            redacted = Self.marker(failure.reason)
+            markedBodies += 1
+        }
+        if !expressions.isEmpty, let text = String(data: redacted, encoding: .utf8) {
+            let replaced = applyExpressions(text, origin: origin)
+            if replaced != text {
+                redacted = Data(replaced.utf8)
             }
         }
-        guard !expressions.isEmpty, let text = String(data: redacted, encoding: .utf8) else { return redacted }
-        let replaced = applyExpressions(text, origin: origin)
-        return replaced == text ? redacted : Data(replaced.utf8)
-    }
-
-    private mutating func redactJSON(_ value: Any, path: [String], origin: String, changed: inout Bool) -> Any {
-        switch value {
-        case let object as [String: Any]:
-            var copy = object
-            for (key, member) in object {
-                copy[key] = redactJSON(member, path: path + [key], origin: origin, changed: &changed)
-            }
-            return copy
-        case let array as [Any]:
-            return array.map { redactJSON($0, path: path, origin: origin, changed: &changed) }
-        case let string as String where !path.isEmpty && removes(.jsonField(path), string):
-            changed = true
-            return remove(string, origin: "the JSON field \(path.joined(separator: ".")) in \(origin)")
-        default:
-            return value
+        if redacted != body, let index = headers.firstIndex(where: { $0.name.caseInsensitiveCompare("Content-Length") == .orderedSame }) {
+            headers[index].value = String(redacted.count)
         }
+        return redacted
     }
 
-    private mutating func applyExpressions(_ text: String, origin: String) -> String {
+    /// How many bodies were replaced by a marker.
+    private(set) var markedBodies = 0
+
+    /// The text that replaces a body that could not be read for redaction.
+    static func marker(_ reason: String) -> Data {
+        Data(RecordingMessages.unreadableBody(reason).utf8)
+    }
+
+    mutating func applyExpressions(_ text: String, origin: String) -> String {
         var text = text
-        for (rule, expression) in expressions {
+        for (index, rule, expression) in expressions {
             let range = NSRange(text.startIndex..., in: text)
             let matches = expression.matches(in: text, range: range)
             guard !matches.isEmpty else { continue }
+            usedRules.insert(index)
             for match in matches.reversed() {
                 guard let found = Range(match.range, in: text) else { continue }
                 let value = String(text[found])
@@ -181,7 +234,7 @@ struct Redactor {
     }
 
     /// The percent-decoded text (`+` stays `+`, as matching reads query items).
-    private static func decode(_ text: Substring) -> String {
+    static func decode(_ text: Substring) -> String {
         text.removingPercentEncoding ?? String(text)
     }
 }

@@ -1,0 +1,285 @@
+import Foundation
+
+/// Redaction inside bodies, by their structure: JSON, NDJSON, server-sent
+/// events, multipart forms and urlencoded forms, field by field.
+extension Redactor {
+    /// Why a body cannot be read for the rules that apply to it.
+    struct BodyFailure: Error {
+        let reason: String
+    }
+
+    /// Redacts `body` in place as the structure it has; fails with the reason when
+    /// it has a structure the rules apply to (JSON, by its type or its first
+    /// character) but cannot be read as one.
+    mutating func redactStructured(_ body: inout Data, contentType: String?, origin: String) -> Result<Void, BodyFailure> {
+        let type = contentType?.lowercased() ?? ""
+        guard !body.isEmpty else { return .success(()) }
+        if type.hasPrefix("multipart/") {
+            return redactMultipart(&body, contentType: contentType ?? "", origin: origin)
+        }
+        if type.hasPrefix("text/event-stream") {
+            return redactEventStream(&body, origin: origin)
+        }
+        if ["ndjson", "jsonl", "json-seq", "jsonlines"].contains(where: type.contains) {
+            return redactJSONLines(&body, origin: origin)
+        }
+        if Self.looksLikeJSON(body) || type.contains("json") {
+            switch redactJSONDocument(body, origin: origin) {
+            case let .success(redacted):
+                body = redacted
+                return .success(())
+            case let .failure(failure):
+                // Several JSON documents, one a line, sent without an NDJSON type.
+                var lines = body
+                if Self.isJSONLines(body), case .success = redactJSONLines(&lines, origin: origin) {
+                    body = lines
+                    return .success(())
+                }
+                return .failure(failure)
+            }
+        }
+        if let text = String(data: body, encoding: .utf8), text.contains("=") {
+            // A form-encoded body (with or without a final line break): its items
+            // are redacted by name, like a query's.
+            let trimmed = text.trimmingCharacters(in: .newlines)
+            if !trimmed.contains(where: \.isNewline), !trimmed.contains(" ") || type.contains("form") {
+                let rewritten = redactForm(Substring(trimmed), origin: "in " + origin)
+                if rewritten != trimmed {
+                    let tail = text.hasSuffix(trimmed) ? "" : String(text[text.range(of: trimmed)!.upperBound...])
+                    body = Data((rewritten + tail).utf8)
+                }
+            }
+        }
+        return .success(())
+    }
+
+    /// Whether `body`'s first character (after a byte-order mark and white space)
+    /// opens a JSON object or array.
+    static func looksLikeJSON(_ body: Data) -> Bool {
+        var bytes = body[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            bytes = bytes.dropFirst(3)
+        }
+        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
+    /// Whether `body` has more than one non-empty line.
+    private static func isJSONLines(_ body: Data) -> Bool {
+        body.split(separator: UInt8(ascii: "\n")).filter { !$0.allSatisfy { [0x20, 0x09, 0x0D].contains($0) } }.count > 1
+    }
+
+    // MARK: - JSON
+
+    /// The JSON document `body`, redacted (the same bytes when nothing was removed).
+    mutating func redactJSONDocument(_ body: Data, origin: String) -> Result<Data, BodyFailure> {
+        let json: Any
+        do {
+            json = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+        } catch {
+            let nsError = error as NSError
+            let detail = (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
+            return .failure(BodyFailure(reason: "it looks like JSON but cannot be parsed (\(detail))"))
+        }
+        var changed = false
+        let rewritten = redactJSON(json, path: [], origin: origin, changed: &changed)
+        guard changed else { return .success(body) }
+        guard let data = try? JSONSerialization.data(withJSONObject: rewritten, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) else {
+            return .failure(BodyFailure(reason: "its redacted JSON cannot be written"))
+        }
+        return .success(data)
+    }
+
+    private static func keys(_ path: [JSONStep]) -> [String] {
+        path.compactMap { if case let .key(key) = $0 { key } else { nil } }
+    }
+
+    /// The JSON text of a number.
+    private static func numberText(_ value: Any) -> String? {
+        guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
+        return number.stringValue
+    }
+
+    private mutating func redactJSON(_ value: Any, path: [JSONStep], origin: String, changed: inout Bool) -> Any {
+        let keys = Self.keys(path)
+        let place = "the JSON field \(keys.joined(separator: ".")) in \(origin)"
+        switch value {
+        case let object as [String: Any]:
+            if !path.isEmpty, removes(.jsonField(keys), "", jsonPath: path, container: true) {
+                changed = true
+                removeScalars(in: object, origin: place)
+                return Redaction.placeholder
+            }
+            var copy: [String: Any] = [:]
+            var renamed = 0
+            for (key, member) in object.sorted(by: { $0.key < $1.key }) {
+                var name = key
+                if removes(.jsonKey(keys), key, jsonPath: path) {
+                    _ = remove(key, origin: "a JSON key at \(keys.isEmpty ? "the top" : keys.joined(separator: ".")) in \(origin)")
+                    renamed += 1
+                    name = renamed == 1 ? Redaction.placeholder : "\(Redaction.placeholder)-\(renamed)"
+                    changed = true
+                }
+                copy[name] = redactJSON(member, path: path + [.key(key)], origin: origin, changed: &changed)
+            }
+            return copy
+        case let array as [Any]:
+            if !path.isEmpty, removes(.jsonField(keys), "", jsonPath: path, container: true) {
+                changed = true
+                removeScalars(in: array, origin: place)
+                return Redaction.placeholder
+            }
+            return array.enumerated().map { redactJSON($0.element, path: path + [.index($0.offset)], origin: origin, changed: &changed) }
+        case let string as String where !path.isEmpty && removes(.jsonField(keys), string, jsonPath: path):
+            changed = true
+            return remove(string, origin: place)
+        default:
+            if !path.isEmpty, let text = Self.numberText(value), removes(.jsonField(keys), text, jsonPath: path, isNumber: true) {
+                changed = true
+                return remove(text, origin: place)
+            }
+            return value
+        }
+    }
+
+    /// Records every string and number inside `value` as removed.
+    private mutating func removeScalars(in value: Any, origin: String) {
+        switch value {
+        case let object as [String: Any]:
+            for (key, member) in object {
+                _ = remove(key, origin: origin)
+                removeScalars(in: member, origin: origin)
+            }
+        case let array as [Any]:
+            for member in array { removeScalars(in: member, origin: origin) }
+        case let string as String:
+            _ = remove(string, origin: origin)
+        default:
+            if let text = Self.numberText(value) {
+                _ = remove(text, origin: origin)
+            }
+        }
+    }
+
+    // MARK: - NDJSON and server-sent events
+
+    /// Each non-empty line of `body` redacted as a JSON document.
+    mutating func redactJSONLines(_ body: inout Data, origin: String) -> Result<Void, BodyFailure> {
+        let lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        var output: [Data] = []
+        for (number, line) in lines.enumerated() {
+            let content = Data(line)
+            if content.allSatisfy({ [0x20, 0x09, 0x0D].contains($0) }) {
+                output.append(content)
+                continue
+            }
+            switch redactJSONDocument(content, origin: "line \(number + 1) of " + origin) {
+            case let .success(redacted):
+                output.append(redacted)
+            case let .failure(failure):
+                return .failure(BodyFailure(reason: "its line \(number + 1) " + failure.reason.replacingOccurrences(of: "it looks like JSON but ", with: "")))
+            }
+        }
+        body = Data(output.joined(separator: [UInt8(ascii: "\n")]))
+        return .success(())
+    }
+
+    /// Each `data:` line of the event stream `body` redacted: as JSON when it is
+    /// JSON, as a form when it is one.
+    mutating func redactEventStream(_ body: inout Data, origin: String) -> Result<Void, BodyFailure> {
+        guard let text = String(data: body, encoding: .utf8) else {
+            return .failure(BodyFailure(reason: "its event stream is not UTF-8 text"))
+        }
+        var lines: [String] = []
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            guard line.hasPrefix("data:") else {
+                lines.append(String(line))
+                continue
+            }
+            var value = line.dropFirst(5)
+            let space = value.hasPrefix(" ") ? " " : ""
+            value = value.dropFirst(space.count)
+            let carriageReturn = value.hasSuffix("\r") ? "\r" : ""
+            value = value.dropLast(carriageReturn.count)
+            let place = "the data of line \(number + 1) of " + origin
+            let data = Data(value.utf8)
+            if Self.looksLikeJSON(data) {
+                switch redactJSONDocument(data, origin: place) {
+                case let .success(redacted):
+                    lines.append("data:" + space + String(decoding: redacted, as: UTF8.self) + carriageReturn)
+                case let .failure(failure):
+                    return .failure(BodyFailure(reason: "the data of its line \(number + 1) " + failure.reason.replacingOccurrences(of: "it looks like JSON but ", with: "")))
+                }
+            } else if value.contains("="), !value.contains(" ") {
+                lines.append("data:" + space + redactForm(value, origin: "in " + place) + carriageReturn)
+            } else {
+                lines.append(String(line))
+            }
+        }
+        let rewritten = lines.joined(separator: "\n")
+        if rewritten != text {
+            body = Data(rewritten.utf8)
+        }
+        return .success(())
+    }
+
+    // MARK: - Multipart
+
+    /// Each part of the multipart body redacted by its field name (like a form
+    /// item), and as JSON when it is JSON.
+    mutating func redactMultipart(_ body: inout Data, contentType: String, origin: String) -> Result<Void, BodyFailure> {
+        guard let boundary = Self.parameter("boundary", in: contentType), !boundary.isEmpty else {
+            return .failure(BodyFailure(reason: "its multipart Content-Type names no boundary"))
+        }
+        let delimiter = Data(("--" + boundary).utf8)
+        var parts: [Data] = []
+        var rest = body[...]
+        while let range = rest.range(of: delimiter) {
+            parts.append(Data(rest[..<range.lowerBound]))
+            rest = rest[range.upperBound...]
+        }
+        parts.append(Data(rest))
+        guard parts.count >= 3 else {
+            return .failure(BodyFailure(reason: "its multipart body has no part delimited by its boundary"))
+        }
+        // parts[0] is the preamble, the last the epilogue after `--`.
+        for index in 1..<(parts.count - 1) {
+            let part = parts[index]
+            guard let split = part.range(of: Data("\r\n\r\n".utf8)) ?? part.range(of: Data("\n\n".utf8)) else {
+                return .failure(BodyFailure(reason: "its multipart part \(index) has no blank line after its headers"))
+            }
+            let headerText = String(decoding: part[..<split.lowerBound], as: UTF8.self)
+            var content = Data(part[split.upperBound...])
+            let lineEnd = content.suffix(2) == Data("\r\n".utf8) ? Data("\r\n".utf8) : (content.last == UInt8(ascii: "\n") ? Data("\n".utf8) : Data())
+            content = content.dropLast(lineEnd.count)
+            let disposition = headerText.split(whereSeparator: \.isNewline).first { $0.lowercased().hasPrefix("content-disposition:") }.map(String.init) ?? ""
+            let name = Self.parameter("name", in: disposition) ?? ""
+            let partType = headerText.split(whereSeparator: \.isNewline).first { $0.lowercased().hasPrefix("content-type:") }.map { String($0.dropFirst("content-type:".count)).trimmingCharacters(in: .whitespaces) }
+            let place = "the part \(name) of " + origin
+            if let text = String(data: content, encoding: .utf8), removes(.queryItem(name), text) {
+                content = Data(remove(text, origin: place).utf8)
+            } else {
+                if case let .failure(failure) = redactStructured(&content, contentType: partType, origin: place) {
+                    return .failure(BodyFailure(reason: "its part \(name) " + failure.reason.replacingOccurrences(of: "it looks like JSON but ", with: "")))
+                }
+            }
+            parts[index] = Data(part[..<split.upperBound]) + content + lineEnd
+        }
+        body = Data(parts.joined(separator: delimiter))
+        return .success(())
+    }
+
+    /// The value of the parameter `name` (`boundary=…`, `name="…"`) in a header value.
+    static func parameter(_ name: String, in value: String) -> String? {
+        for item in value.split(separator: ";") {
+            let pair = item.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == name else { continue }
+            var found = pair[1].trimmingCharacters(in: .whitespaces)
+            if found.count >= 2, found.hasPrefix("\""), found.hasSuffix("\"") {
+                found = String(found.dropFirst().dropLast())
+            }
+            return found
+        }
+        return nil
+    }
+}
