@@ -67,6 +67,7 @@ struct ConnectionSocket {
                         return (buffer[start...index], true)
                     }
                     if index - start >= 3, buffer[index - 2] == 10, buffer[index - 3] == 13 {
+                        guard index + 1 - start <= limit else { throw .tooLong }
                         let head = buffer[start..<(index - 3)]
                         start = index + 1
                         compact()
@@ -195,9 +196,10 @@ struct ConnectionSocket {
 }
 
 extension ConnectionSocket {
-    /// Whether the unread bytes hold a line end: a too-long head whose request
-    /// line ended is too many header bytes, not too long a request line.
-    var hasLineEnd: Bool {
-        unread.contains(10)
+    /// Whether the request line among the unread bytes is longer than `limit`
+    /// (or has not ended): a too-long head is then too long a request line, not
+    /// too many header bytes.
+    func isRequestLineLonger(than limit: Int) -> Bool {
+        (unread.firstIndex(of: 10).map { $0 - start } ?? unread.count) > limit
     }
 }

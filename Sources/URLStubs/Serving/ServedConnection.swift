@@ -63,9 +63,9 @@ struct ServedConnection {
             // Silence on an idle connection just closes it; half a head is a slow client.
             return socket.hasBuffered ? .refused(RequestRejection(status: 408, reason: ServingMessages.headTimeout)) : .closed
         } catch .tooLong {
-            return .refused(socket.hasLineEnd
-                ? RequestRejection(status: 431, reason: ServingMessages.headTooLarge(limit: limits.headBytes))
-                : RequestRejection(status: 414, reason: ServingMessages.requestLineTooLong(limit: limits.headBytes)))
+            return .refused(socket.isRequestLineLonger(than: limits.headBytes)
+                ? RequestRejection(status: 414, reason: ServingMessages.requestLineTooLong(limit: limits.headBytes))
+                : RequestRejection(status: 431, reason: ServingMessages.headTooLarge(limit: limits.headBytes)))
         } catch {
             return .closed
         }

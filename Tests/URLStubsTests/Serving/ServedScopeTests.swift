@@ -130,7 +130,7 @@ struct ServedScopeTests {
             let server = try await scope.serve()
             let connection = try RawConnection(port: server.port)
             connection.send("GET /down HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
-            #expect(connection.isClosed())
+            #expect(await connection.isClosed())
             #expect(await scope.exchanges.count == 1)
         }
     }
@@ -147,7 +147,7 @@ struct ServedScopeTests {
 
             let connection = try RawConnection(port: server.port)
             connection.send("GET /broken HTTP/1.1\r\nHost: localhost:\(server.port)\r\n\r\n")
-            #expect(connection.response(within: .seconds(3)) == nil) // Cut off before the last chunk.
+            #expect(await connection.response(within: .seconds(3)) == nil) // Cut off before the last chunk.
             let failure = await thrownError(URLError.self) {
                 _ = try await plainSession().data(from: server.baseURL.appendingPathComponent("broken"))
             }
@@ -176,11 +176,11 @@ struct ServedScopeTests {
         }
         let connection = try outcome.result.get()
         let start = ContinuousClock.now
-        let response = connection.response(within: .seconds(5))
+        let response = await connection.response(within: .seconds(5))
         #expect(ContinuousClock.now - start < .seconds(2))
         #expect(response?.status == 599)
         #expect(response?.text.contains("still waiting") == true || response?.text.contains("ended") == true)
-        #expect(connection.isClosed())
+        #expect(await connection.isClosed())
         #expect(outcome.problems.contains { if case .abandonedRequest = $0.kind { true } else { false } })
     }
 

@@ -7,9 +7,14 @@ import Foundation
 
 /// A client connection written byte by byte, to say to a served scope exactly
 /// what a broken, slow or hostile client would: no HTTP library in between.
-final class RawConnection {
+///
+/// Its reads block, so the async ones run on a thread of their own: a test
+/// blocking the cooperative pool (two threads on two cores) would starve the
+/// tasks that produce the server's deferred answers.
+final class RawConnection: @unchecked Sendable {
+    // @unchecked: used by one test at a time, never from two threads at once.
     /// One response as read off the wire.
-    struct Response {
+    struct Response: Sendable {
         let status: Int
         let fields: [(name: String, value: String)]
         let body: Data
@@ -122,7 +127,11 @@ final class RawConnection {
 
     /// Whether the server closed the connection (the stream ends) within `timeout`,
     /// with no more bytes than those already read.
-    func isClosed(within timeout: Duration = .seconds(2)) -> Bool {
+    func isClosed(within timeout: Duration = .seconds(2)) async -> Bool {
+        await offThePool { self.isClosedNow(within: timeout) }
+    }
+
+    private func isClosedNow(within timeout: Duration) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while true {
             var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -141,7 +150,11 @@ final class RawConnection {
     /// Reads one response (its body framed by `Content-Length`, chunks, or the end
     /// of the stream); `nil` when the connection closed or `timeout` passed first.
     /// `isHead`: the response to a `HEAD`, which has no body.
-    func response(within timeout: Duration = .seconds(5), isHead: Bool = false) -> Response? {
+    func response(within timeout: Duration = .seconds(5), isHead: Bool = false) async -> Response? {
+        await offThePool { self.responseNow(within: timeout, isHead: isHead) }
+    }
+
+    private func responseNow(within timeout: Duration, isHead: Bool) -> Response? {
         let deadline = ContinuousClock.now + timeout
         var headEnd: Int?
         while headEnd == nil {
@@ -197,5 +210,12 @@ final class RawConnection {
     private static func find(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {
         guard bytes.count >= needle.count else { return nil }
         return (0...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+}
+
+/// Runs the blocking `work` on a thread of its own and returns its result.
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
     }
 }
