@@ -184,7 +184,6 @@ struct ServedHTTPTests {
         limits.idleTimeout = .milliseconds(200)
         try await withEchoServer(limits: limits) { server, _ in
             let slowHead = try RawConnection(port: server.port)
-            let start = ContinuousClock.now
             for piece in ["GET /hel", "lo HTTP/1.1\r\n", "Host: 127", ".0.0.1"] {
                 slowHead.send(piece)
                 try await Task.sleep(for: .milliseconds(80))
@@ -192,7 +191,6 @@ struct ServedHTTPTests {
             let timedOut = await slowHead.response()
             #expect(timedOut?.status == 408)
             #expect(timedOut?.text == "the request head did not arrive in time (ServingLimits.headTimeout)\n")
-            #expect(ContinuousClock.now - start < .seconds(2))
 
             let slowBody = try RawConnection(port: server.port)
             slowBody.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: 10\r\n\r\nabc")
@@ -238,10 +236,9 @@ struct ServedHTTPTests {
             let connection = try RawConnection(port: server.port)
             connection.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
             #expect(await connection.response()?.status == 200)
-            let start = ContinuousClock.now
             server.stop()
-            #expect(await connection.isClosed(within: .seconds(1)))
-            #expect(ContinuousClock.now - start < .milliseconds(500))
+            // Long before the 30-second idle timeout that would close it otherwise.
+            #expect(await connection.isClosed(within: .seconds(5)))
             #expect(throws: RawConnection.ConnectFailure.self) { try RawConnection(port: server.port) }
             server.stop() // Again: nothing.
         }
