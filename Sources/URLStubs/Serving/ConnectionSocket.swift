@@ -94,6 +94,7 @@ struct ConnectionSocket {
             var index = max(scanned, start)
             while index < buffer.count {
                 if buffer[index] == 10 {
+                    guard index - start <= limit else { throw .tooLong }
                     let end = index > start && buffer[index - 1] == 13 ? index - 1 : index
                     let line = buffer[start..<end]
                     start = index + 1
@@ -184,6 +185,26 @@ struct ConnectionSocket {
                 sent += count
             }
             return true
+        }
+    }
+
+    /// Ends the connection after a refusal without losing the refusal: stops
+    /// sending, then reads and drops what the client still sends (briefly), so
+    /// that closing with unread bytes does not reset the connection before the
+    /// client has read the answer.
+    mutating func closeGently() {
+        _ = shutdown(descriptor, Int32(SHUT_WR))
+        let deadline = ContinuousClock.now + .milliseconds(300)
+        var dropped = 0
+        while dropped < 1_024 * 1_024 {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+            do {
+                try receive(until: deadline)
+            } catch {
+                return
+            }
+            dropped += buffer.count
         }
     }
 

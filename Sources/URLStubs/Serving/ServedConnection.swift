@@ -32,6 +32,7 @@ struct ServedConnection {
             exchange = request
         case let .refused(rejection):
             _ = socket.send(ResponseWriter.own(status: rejection.status, text: rejection.reason, closes: true))
+            socket.closeGently()
             return false
         case .closed:
             return false
