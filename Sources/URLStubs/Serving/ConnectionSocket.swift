@@ -52,15 +52,20 @@ struct ConnectionSocket {
     /// the head's first byte sets (`firstByte` gives it). A line ended by `LF`
     /// alone is refused at once through `bareLineFeed`, rather than waited on.
     mutating func head(limit: Int, idle: ContinuousClock.Instant, firstByte: (ContinuousClock.Instant) -> ContinuousClock.Instant) throws(ReadEnd) -> (bytes: ArraySlice<UInt8>, bareLineFeed: Bool) {
-        skipEmptyLines()
         var deadline = idle
-        var isWaitingForFirstByte = !hasBuffered
-        if !isWaitingForFirstByte {
-            deadline = firstByte(.now)
-        }
-        var scanned = start
+        var isWaitingForFirstByte = true
+        // How many bytes past `start` were scanned already: an offset from `start`
+        // stays right when receiving compacts the buffer.
+        var scanned = 0
         while true {
-            var index = max(scanned, start)
+            if isWaitingForFirstByte {
+                skipEmptyLines()
+                if hasBuffered {
+                    isWaitingForFirstByte = false
+                    deadline = firstByte(.now)
+                }
+            }
+            var index = start + scanned
             while index < buffer.count {
                 if buffer[index] == 10 {
                     if index == start || buffer[index - 1] != 13 {
@@ -70,28 +75,22 @@ struct ConnectionSocket {
                         guard index + 1 - start <= limit else { throw .tooLong }
                         let head = buffer[start..<(index - 3)]
                         start = index + 1
-                        compact()
                         return (head, false)
                     }
                 }
                 index += 1
             }
-            scanned = buffer.count
-            guard buffer.count - start < limit else { throw .tooLong }
+            scanned = buffer.count - start
+            guard scanned < limit else { throw .tooLong }
             try receive(until: deadline)
-            skipEmptyLines()
-            if isWaitingForFirstByte, hasBuffered {
-                isWaitingForFirstByte = false
-                deadline = firstByte(.now)
-            }
         }
     }
 
     /// Takes one line (without its `CRLF`) of at most `limit` bytes.
     mutating func line(limit: Int, until deadline: ContinuousClock.Instant) throws(ReadEnd) -> ArraySlice<UInt8> {
-        var scanned = start
+        var scanned = 0
         while true {
-            var index = max(scanned, start)
+            var index = start + scanned
             while index < buffer.count {
                 if buffer[index] == 10 {
                     guard index - start <= limit else { throw .tooLong }
@@ -102,8 +101,8 @@ struct ConnectionSocket {
                 }
                 index += 1
             }
-            scanned = buffer.count
-            guard buffer.count - start <= limit else { throw .tooLong }
+            scanned = buffer.count - start
+            guard scanned <= limit else { throw .tooLong }
             try receive(until: deadline)
         }
     }

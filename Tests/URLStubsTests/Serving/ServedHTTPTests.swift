@@ -18,16 +18,18 @@ func withEchoServer(limits: ServingLimits = ServingLimits(), _ body: (StubServer
 
 @Suite("Served scopes: HTTP/1.1 as RFC 9112 says", .timeLimit(.minutes(1)))
 struct ServedHTTPTests {
-    @Test("keep-alive: three requests on one connection, each answered, the connection left open")
+    @Test("keep-alive: requests with and without bodies, one after the other on one connection, each answered, the connection left open")
     func keepAlive() async throws {
         try await withEchoServer { server, _ in
             let connection = try RawConnection(port: server.port)
-            for _ in 0..<3 {
+            for round in 0..<3 {
                 connection.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
                 let response = await connection.response()
                 #expect(response?.status == 200)
                 #expect(response?.text == "hi")
                 #expect(response?.field("Connection") == nil)
+                connection.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: 7\r\n\r\nround \(round)")
+                #expect(await connection.response()?.text == "round \(round)")
             }
             #expect(await !connection.isClosed(within: .milliseconds(50)))
         }
