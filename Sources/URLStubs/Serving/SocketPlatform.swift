@@ -69,3 +69,46 @@ enum SocketPlatform {
         errno
     }
 }
+
+/// The C functions whose names the server's own methods shadow.
+enum Glue {
+    static func bind(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        #if canImport(Darwin)
+        Darwin.bind(descriptor, address, length)
+        #elseif canImport(Glibc)
+        Glibc.bind(descriptor, address, length)
+        #else
+        Musl.bind(descriptor, address, length)
+        #endif
+    }
+
+    static func accept(_ descriptor: Int32, _ address: UnsafeMutablePointer<sockaddr>?, _ length: UnsafeMutablePointer<socklen_t>?) -> Int32 {
+        #if canImport(Darwin)
+        Darwin.accept(descriptor, address, length)
+        #elseif canImport(Glibc)
+        Glibc.accept(descriptor, address, length)
+        #else
+        Musl.accept(descriptor, address, length)
+        #endif
+    }
+
+    static func send(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
+        #if canImport(Darwin)
+        Darwin.send(descriptor, bytes, count, flags)
+        #elseif canImport(Glibc)
+        Glibc.send(descriptor, bytes, count, flags)
+        #else
+        Musl.send(descriptor, bytes, count, flags)
+        #endif
+    }
+
+    static func close(_ descriptor: Int32) -> Int32 {
+        #if canImport(Darwin)
+        Darwin.close(descriptor)
+        #elseif canImport(Glibc)
+        Glibc.close(descriptor)
+        #else
+        Musl.close(descriptor)
+        #endif
+    }
+}
