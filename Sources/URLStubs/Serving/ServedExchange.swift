@@ -21,9 +21,11 @@ struct ServedExchange {
     }
 
     /// The request as the registry resolves it: method, URL, every header field
-    /// (repeated ones joined by commas) and the body.
+    /// (repeated ones joined by commas) and the body. It has no timeout: the
+    /// client keeps its own, and a client that gives up closes the connection,
+    /// which cancels the request.
     var urlRequest: URLRequest {
-        var request = URLRequest(url: url)
+        var request = URLRequest(url: url, timeoutInterval: .infinity)
         request.httpMethod = head.method
         for (name, value) in head.fields {
             request.addValue(value, forHTTPHeaderField: name)

@@ -183,6 +183,52 @@ struct ServedScopeTests {
         #expect(outcome.problems.contains { if case .abandonedRequest = $0.kind { true } else { false } })
     }
 
+    @Test("server-sent events arrive as chunks, in order, as they play")
+    func serverSentEvents() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get("/events"), with: .serverSentEvents([.message("one"), .message("two")], every: .milliseconds(5)))
+            let server = try await scope.serve()
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+            let response = await connection.response()
+            #expect(response?.field("Transfer-Encoding") == "chunked")
+            #expect(response?.field("Content-Type") == "text/event-stream")
+            #expect(response?.text == "data: one\n\ndata: two\n\n")
+        }
+    }
+
+    @Test("a delay on the scope's manual clock holds the served answer until the test advances the clock")
+    func manualClock() async throws {
+        let clock = ManualClock()
+        try await withStubScope(clock: clock) { scope in
+            await scope.stub(.get("/later"), with: .text("now").delayed(by: .seconds(600)))
+            let server = try await scope.serve()
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /later HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+            try await clock.waitForSleepers(atLeast: 1)
+            #expect(await connection.response(within: .milliseconds(100)) == nil)
+            await clock.advance(by: .seconds(600))
+            #expect(await connection.response()?.text == "now")
+        }
+    }
+
+    @Test("a stream that stalls is cut off when its scope ends: the client's connection drops")
+    func stalledStreamEndsWithScope() async throws {
+        let outcome = await StubScope.withNewScope(name: "stall", location: StubSourceLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column)) { scope in
+            await scope.stub(.get("/stall"), with: .chunks([Data("first".utf8), Data("never".utf8)]).stalling(after: .chunks(1)))
+            let server = try await scope.serve()
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /stall HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+            #expect(await connection.received("first"))
+            return connection
+        }
+        let connection = try outcome.result.get()
+        // The head and the first chunk arrived; then the connection drops, no last chunk.
+        let response = await connection.response(within: .seconds(10))
+        #expect(response == nil, "\(String(describing: response?.status)) \(String(describing: response?.text))")
+        #expect(outcome.problems.contains { if case .abandonedRequest = $0.kind { true } else { false } })
+    }
+
     @Test("serving an ended scope, a bad origin or a zero limit is refused with an error naming it")
     func badInput() async throws {
         let ended = try await withStubScope { $0 }

@@ -125,6 +125,17 @@ final class RawConnection: @unchecked Sendable {
         return true
     }
 
+    /// Whether `text` arrived within `timeout` (it stays unread, for ``response(within:isHead:)``).
+    func received(_ text: String, within timeout: Duration = .seconds(5)) async -> Bool {
+        await offThePool {
+            let deadline = ContinuousClock.now + timeout
+            while String(decoding: self.buffer, as: UTF8.self).range(of: text) == nil {
+                guard self.receive(until: deadline) else { return false }
+            }
+            return true
+        }
+    }
+
     /// Whether the server closed the connection (the stream ends) within `timeout`,
     /// with no more bytes than those already read.
     func isClosed(within timeout: Duration = .seconds(2)) async -> Bool {
