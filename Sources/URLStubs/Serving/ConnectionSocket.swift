@@ -132,13 +132,19 @@ struct ConnectionSocket {
     private mutating func receive(until deadline: ContinuousClock.Instant) throws(ReadEnd) {
         compact()
         guard try wait(for: Int16(POLLIN), until: deadline) else { throw .timedOut }
-        var chunk = [UInt8](repeating: 0, count: 16 * 1_024)
-        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        // Received straight into the buffer's spare room: no scratch array per read.
+        let room = 16 * 1_024
+        let old = buffer.count
+        var count = 0
+        buffer.append(contentsOf: repeatElement(0, count: room))
+        buffer.withUnsafeMutableBytes { bytes in
+            count = recv(descriptor, bytes.baseAddress! + old, room, 0)
+        }
+        buffer.removeLast(room - max(count, 0))
         if count < 0, SocketPlatform.lastError == EINTR || SocketPlatform.lastError == EAGAIN {
             return
         }
         guard count > 0 else { throw .closed }
-        buffer.append(contentsOf: chunk[..<count])
     }
 
     /// Waits until `events` happen on the socket or `deadline` passes; `false` on the deadline.

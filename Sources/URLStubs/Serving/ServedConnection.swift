@@ -103,13 +103,13 @@ struct ServedConnection {
             throw RequestRejection(status: 421, reason: ServingMessages.foreignHost(host, port: server.port))
         }
         var path = head.target
-        if let (authority, absolutePath) = LoopbackHost.split(absolute: head.target) {
+        if !path.hasPrefix("/"), let (authority, absolutePath) = LoopbackHost.split(absolute: head.target) {
             guard LoopbackHost.isAccepted(authority, port: server.port) else {
                 throw RequestRejection(status: 421, reason: ServingMessages.foreignHost(authority, port: server.port))
             }
             path = absolutePath
         }
-        let origin = server.origin.map { $0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString } ?? "http://\(host.lowercased())"
+        let origin = server.originPrefix ?? "http://\(host.lowercased())"
         guard let url = URL(string: origin + path), url.host != nil else {
             throw .malformed(ServingMessages.badURL(head.target))
         }

@@ -50,6 +50,8 @@ public final class StubServer: Sendable {
     public let origin: URL?
     /// The limits every client is held to.
     public let limits: ServingLimits
+    /// ``origin`` as the start of a request's URL, without a trailing slash.
+    let originPrefix: String?
 
     private struct Connection {
         let descriptor: Int32
@@ -86,6 +88,7 @@ public final class StubServer: Sendable {
         }
         self.scope = scope
         self.origin = origin
+        originPrefix = origin.map { $0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString }
         self.limits = limits
         self.listener = listener
         self.wake = (pipeEnds[0], pipeEnds[1])

@@ -138,7 +138,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Whether the server closed the connection (the stream ends) within `timeout`,
     /// with no more bytes than those already read.
-    func isClosed(within timeout: Duration = .seconds(2)) async -> Bool {
+    func isClosed(within timeout: Duration = .seconds(10)) async -> Bool {
         await offThePool { self.isClosedNow(within: timeout) }
     }
 
@@ -161,7 +161,7 @@ final class RawConnection: @unchecked Sendable {
     /// Reads one response (its body framed by `Content-Length`, chunks, or the end
     /// of the stream); `nil` when the connection closed or `timeout` passed first.
     /// `isHead`: the response to a `HEAD`, which has no body.
-    func response(within timeout: Duration = .seconds(5), isHead: Bool = false) async -> Response? {
+    func response(within timeout: Duration = .seconds(15), isHead: Bool = false) async -> Response? {
         await offThePool { self.responseNow(within: timeout, isHead: isHead) }
     }
 
