@@ -199,7 +199,7 @@ struct ServedHTTPTests {
             #expect(await slowBody.response()?.status == 408)
 
             let idle = try RawConnection(port: server.port)
-            #expect(await idle.isClosed(within: .seconds(2)))
+            #expect(await idle.isClosed(within: .seconds(10)))
         }
     }
 
@@ -240,7 +240,7 @@ struct ServedHTTPTests {
             #expect(await connection.response()?.status == 200)
             server.stop()
             // Long before the 30-second idle timeout that would close it otherwise.
-            #expect(await connection.isClosed(within: .seconds(5)))
+            #expect(await connection.isClosed(within: .seconds(10)))
             #expect(throws: RawConnection.ConnectFailure.self) { try RawConnection(port: server.port) }
             server.stop() // Again: nothing.
         }

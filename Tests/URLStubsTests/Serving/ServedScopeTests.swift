@@ -147,7 +147,7 @@ struct ServedScopeTests {
 
             let connection = try RawConnection(port: server.port)
             connection.send("GET /broken HTTP/1.1\r\nHost: localhost:\(server.port)\r\n\r\n")
-            #expect(await connection.response(within: .seconds(3)) == nil) // Cut off before the last chunk.
+            #expect(await connection.response(within: .seconds(15)) == nil) // Cut off before the last chunk.
             let failure = await thrownError(URLError.self) {
                 _ = try await plainSession().data(from: server.baseURL.appendingPathComponent("broken"))
             }
@@ -171,7 +171,7 @@ struct ServedScopeTests {
             let server = try await scope.serve()
             let connection = try RawConnection(port: server.port)
             connection.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
-            _ = try await scope.waitForRequest(matching: .get("/slow"), timeout: .seconds(5))
+            _ = try await scope.waitForRequest(matching: .get("/slow"), timeout: .seconds(15))
             return connection
         }
         let connection = try outcome.result.get()

@@ -126,7 +126,7 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Whether `text` arrived within `timeout` (it stays unread, for ``response(within:isHead:)``).
-    func received(_ text: String, within timeout: Duration = .seconds(5)) async -> Bool {
+    func received(_ text: String, within timeout: Duration = .seconds(15)) async -> Bool {
         await offThePool {
             let deadline = ContinuousClock.now + timeout
             while String(decoding: self.buffer, as: UTF8.self).range(of: text) == nil {
