@@ -34,6 +34,7 @@ struct BenchmarkRunner: Sendable {
         case .registration: await RegistrationBenchmark(quick: options.quick).run()
         case .matching: await MatchingBenchmark(quick: options.quick).run()
         case .memory: await MemoryBenchmark(quick: options.quick).run()
+        case .served: await ServedBenchmark(quick: options.quick).run()
         case .stress: await StressBenchmark(quick: options.quick).run()
         }
     }

@@ -14,6 +14,8 @@ enum MeasurementKind: String, CaseIterable, Sendable {
     case matching
     /// Resident memory before and after many scopes.
     case memory
+    /// A served scope over loopback HTTP against a minimal socket server; start and stop.
+    case served
     /// Isolation under churn, cancellation storms, scope end under load, memory after cancels.
     case stress
 }

@@ -52,21 +52,48 @@ final class DirectAnswer: PendingAnswer {
             // before asking sends no request. (Foundation 6.3 on Linux still sends it.)
             throw cancellation(of: request)
         }
+        switch start(request, body: body, in: scope, followingRedirects: true) {
+        case let .answered(answer):
+            return try answer.result()
+        case let .producing(pending, resolution, follower):
+            return try await pending.produce(resolution, following: follower, for: request) { await $0.whole() }.result()
+        }
+    }
+
+    /// How answering a request began: answered at once, or waiting for an answer
+    /// that ``produce(_:following:for:playing:)`` produces.
+    enum Start {
+        /// The answer, needing no waiting (nothing is in flight).
+        case answered(Answer)
+        /// The request is in flight in its scope until its deferred answer is produced.
+        case producing(DirectAnswer, StubRegistry.Resolution, RedirectFollower)
+    }
+
+    /// Resolves `request` (whose body is `body`) in `scope`, synchronously: the
+    /// first step of every direct answer, and of a request a served scope receives
+    /// (which does not follow redirects: its client does).
+    static func start(_ request: URLRequest, body: Data?, in scope: StubScope, followingRedirects: Bool) -> Start {
         let pending = DirectAnswer(scope: scope)
-        var follower = RedirectFollower(scope: pending.scope, isFollowing: true)
+        var follower = RedirectFollower(scope: pending.scope, isFollowing: followingRedirects)
         var resolution = StubRegistry.shared.resolve(request, body: body, scope: pending.scope, pending: pending)
         while var answer = Answer(immediately: resolution) {
             guard let hop = follower.next(after: &answer, pending: pending) else {
-                return try answer.result()
+                return .answered(answer)
             }
             resolution = hop
         }
-        return try await pending.produce(resolution, following: follower, for: request).result()
+        return .producing(pending, resolution, follower)
     }
 
-    /// Produces a delayed, computed or streamed answer (a stream played to its end),
-    /// or the failure that overtakes it.
-    private func produce(_ resolution: StubRegistry.Resolution, following follower: RedirectFollower, for request: URLRequest) async -> Answer {
+    /// Produces a delayed, computed or streamed answer, or the failure that
+    /// overtakes it; `play` plays a stream to its end (returning what it ended
+    /// as, or `nil` when cancelled first) while the request is still in flight.
+    func produce(
+        _ resolution: StubRegistry.Resolution,
+        following follower: RedirectFollower,
+        for request: URLRequest,
+        playing play: @escaping @Sendable (Answer) async -> Answer?
+    ) async -> Answer {
         let scope = self.scope
         let work = Task { [self] in
             var follower = follower
@@ -74,7 +101,7 @@ final class DirectAnswer: PendingAnswer {
             guard var answer = await follower.produce(resolution, for: self) else { return }
             if case .stream = answer {
                 // When the scope ended first, its failure comes through abandon(with:).
-                guard let whole = await answer.whole(), StubRegistry.shared.settle(self, in: scope) else { return }
+                guard let whole = await play(answer), StubRegistry.shared.settle(self, in: scope) else { return }
                 answer = whole
             }
             finish(with: answer) // This task is the producer: nothing to cancel.

@@ -53,6 +53,9 @@ final class ScopeState {
     /// The seed, faults and response order of the scope; `nil` until its first
     /// `injectFaults` or `shuffleResponseOrder` call.
     var chaos: ScopeChaos?
+    /// What runs once the scope has ended and failed its requests in flight (a
+    /// served scope's server stops), in the order added.
+    var endActions: [@Sendable () -> Void] = []
 
     /// Every request the scope received, in order.
     var requests: [RecordedRequest] {

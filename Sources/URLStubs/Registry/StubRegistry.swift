@@ -116,6 +116,9 @@ final class StubRegistry: Sendable {
         for producer in producers {
             producer.cancel()
         }
+        for action in ended.endActions {
+            action()
+        }
         for check in ended.liveChecks {
             check.live.cancel() // Started after the scope's checks were collected.
         }

@@ -1,0 +1,43 @@
+/// A request's line and header fields, as received.
+struct RequestHead {
+    let method: String
+    /// The request target: a path with its query, or an absolute URL.
+    let target: String
+    /// `HTTP/1.1` or `HTTP/1.0`.
+    let version: String
+    /// The header fields in the order received, names as sent.
+    let fields: [(name: String, value: String)]
+
+    /// Every value of the fields named `name` (compared without case), in order.
+    func values(of name: String) -> [String] {
+        fields.compactMap { $0.name.caseInsensitiveEquals(name) ? $0.value : nil }
+    }
+
+    /// Whether the client asked to close the connection after this request, or
+    /// speaks HTTP/1.0 (which closes unless told otherwise; keep-alive is not
+    /// offered to it).
+    var closesConnection: Bool {
+        version == "HTTP/1.0" || values(of: "Connection").contains { value in
+            value.split(separator: ",").contains { $0.trimmingSpaces.caseInsensitiveEquals("close") }
+        }
+    }
+}
+
+extension StringProtocol {
+    /// Whether the text equals `other`, ignoring ASCII case.
+    func caseInsensitiveEquals(_ other: some StringProtocol) -> Bool {
+        utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { Self.lower($0) == Self.lower($1) }
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        byte >= 65 && byte <= 90 ? byte + 32 : byte
+    }
+
+    /// The text without leading and trailing spaces and tabs.
+    var trimmingSpaces: Substring {
+        let text = Substring(self)
+        let start = text.firstIndex { $0 != " " && $0 != "\t" } ?? text.endIndex
+        let end = text.lastIndex { $0 != " " && $0 != "\t" }.map { text.index(after: $0) } ?? start
+        return start < end ? text[start..<end] : text[start..<start]
+    }
+}

@@ -1,0 +1,248 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import Testing
+import URLStubs
+
+/// Runs `body` with a scope that answers `GET /hello` with "hi" and echoes the
+/// body of `POST /echo`, served with `limits`.
+func withEchoServer(limits: ServingLimits = ServingLimits(), _ body: (StubServer, StubScope) async throws -> Void) async throws {
+    try await withStubScope { scope in
+        await scope.stub(.get("/hello"), with: .text("hi"))
+        await scope.stub(.post("/echo")) { request in .data(request.body ?? Data()) }
+        let server = try await scope.serve(limits: limits)
+        try await body(server, scope)
+    }
+}
+
+@Suite("Served scopes: HTTP/1.1 as RFC 9112 says", .timeLimit(.minutes(1)))
+struct ServedHTTPTests {
+    @Test("keep-alive: requests with and without bodies, one after the other on one connection, each answered, the connection left open")
+    func keepAlive() async throws {
+        try await withEchoServer { server, _ in
+            let connection = try RawConnection(port: server.port)
+            for round in 0..<3 {
+                connection.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+                let response = await connection.response()
+                #expect(response?.status == 200)
+                #expect(response?.text == "hi")
+                #expect(response?.field("Connection") == nil)
+                connection.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: 7\r\n\r\nround \(round)")
+                #expect(await connection.response()?.text == "round \(round)")
+            }
+            #expect(await !connection.isClosed(within: .milliseconds(50)))
+        }
+    }
+
+    @Test("pipelining: requests sent together are answered in order")
+    func pipelining() async throws {
+        try await withEchoServer { server, _ in
+            let connection = try RawConnection(port: server.port)
+            let host = "Host: localhost:\(server.port)\r\n"
+            connection.send("POST /echo HTTP/1.1\r\n\(host)Content-Length: 3\r\n\r\none" + "GET /hello HTTP/1.1\r\n\(host)\r\n" + "POST /echo HTTP/1.1\r\n\(host)Content-Length: 5\r\nConnection: close\r\n\r\nthree")
+            #expect(await connection.response()?.text == "one")
+            #expect(await connection.response()?.text == "hi")
+            let last = await connection.response()
+            #expect(last?.text == "three")
+            #expect(last?.field("Connection") == "close")
+            #expect(await connection.isClosed())
+        }
+    }
+
+    @Test("a chunked request body is joined, extensions and trailers dropped, and seen by the scope")
+    func chunkedBody() async throws {
+        try await withEchoServer { server, scope in
+            let connection = try RawConnection(port: server.port)
+            connection.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nTransfer-Encoding: chunked\r\n\r\n5;name=x\r\nhello\r\n1\r\n \r\n5\r\nworld\r\n0\r\nX-Trailer: t\r\n\r\n")
+            #expect(await connection.response()?.text == "hello world")
+            #expect(await scope.requests.last?.body == Data("hello world".utf8))
+        }
+    }
+
+    @Test("Expect: 100-continue gets 100 Continue before the body is sent, then the answer")
+    func expectContinue() async throws {
+        try await withEchoServer { server, _ in
+            let connection = try RawConnection(port: server.port)
+            connection.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n")
+            #expect(await connection.response()?.status == 100)
+            connection.send("body")
+            #expect(await connection.response()?.text == "body")
+        }
+    }
+
+    @Test("a body over the limit declared with Expect: 100-continue gets 413 and no 100 Continue")
+    func expectContinueTooLarge() async throws {
+        var limits = ServingLimits()
+        limits.bodyBytes = 10
+        try await withEchoServer(limits: limits) { server, scope in
+            let connection = try RawConnection(port: server.port)
+            connection.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: 11\r\nExpect: 100-continue\r\n\r\n")
+            let response = await connection.response()
+            #expect(response?.status == 413)
+            #expect(response?.text == "the request body is larger than 10 bytes (ServingLimits.bodyBytes)\n")
+            #expect(await connection.isClosed())
+            #expect(await scope.requests.isEmpty)
+        }
+    }
+
+    @Test("Content-Length with Transfer-Encoding, and conflicting Content-Lengths, get 400 naming the problem; equal repeated lengths are one length")
+    func framingRules() async throws {
+        try await withEchoServer { server, _ in
+            let host = "Host: 127.0.0.1:\(server.port)\r\n"
+            let cases: [(String, Int, String)] = [
+                ("POST /echo HTTP/1.1\r\n\(host)Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", 400, "the request has both Content-Length and Transfer-Encoding (RFC 9112 section 6.1 forbids both)\n"),
+                ("POST /echo HTTP/1.1\r\n\(host)Content-Length: 3\r\nContent-Length: 4\r\n\r\nabcd", 400, "the request has conflicting Content-Length values: \"3\", \"4\"\n"),
+                ("POST /echo HTTP/1.1\r\n\(host)Content-Length: 3, 4\r\n\r\nabcd", 400, "the request has conflicting Content-Length values: \"3\", \"4\"\n"),
+                ("POST /echo HTTP/1.1\r\n\(host)Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501, "the transfer coding \"gzip\" is not supported; only chunked is\n"),
+                ("POST /echo HTTP/1.1\r\n\(host)Transfer-Encoding: chunked, gzip\r\n\r\n", 400, "the request's Transfer-Encoding does not end with chunked, so its length is unknown\n"),
+                ("POST /echo HTTP/1.1\r\n\(host)Content-Length: 3\r\nContent-Length: 3\r\n\r\nabc", 200, "abc"),
+            ]
+            for (request, status, text) in cases {
+                let connection = try RawConnection(port: server.port)
+                connection.send(request)
+                let response = await connection.response()
+                #expect(response?.status == status, "\(request.debugDescription)")
+                #expect(response?.text == text, "\(request.debugDescription)")
+                if status != 200 {
+                    #expect(response?.field("Connection") == "close")
+                    #expect(response?.field("Server") == "URLStubs")
+                    #expect(await connection.isClosed())
+                }
+            }
+        }
+    }
+
+    @Test("a Host that is not a loopback name with the server's port is refused with 421 (DNS rebinding)")
+    func foreignHostIsRefused() async throws {
+        try await withEchoServer { server, scope in
+            let port = server.port
+            for host in ["evil.example.com:\(port)", "127.0.0.1", "localhost:\(port &+ 1)", "127.0.0.2:\(port)", "localhost.:\(port)", "[::2]:\(port)", "127.0.0.1:\(port)@evil.example.com", "LOCALHOST:\(port) ", "0x7f.0.0.1:\(port)", "2130706433:\(port)"] {
+                let connection = try RawConnection(port: port)
+                connection.send("GET /hello HTTP/1.1\r\nHost: \(host)\r\n\r\n")
+                let response = await connection.response()
+                #expect(response?.status == (host.hasSuffix(" ") ? 200 : 421), "Host: \(host)")
+            }
+            for target in ["http://evil.example.com:\(port)/hello", "http://evil.example.com/hello"] {
+                let connection = try RawConnection(port: port)
+                connection.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+                #expect(await connection.response()?.status == 421, "\(target)")
+            }
+            for accepted in ["127.0.0.1:\(port)", "localhost:\(port)", "LocalHost:\(port)"] {
+                let connection = try RawConnection(port: port)
+                connection.send("GET /hello HTTP/1.1\r\nHost: \(accepted)\r\n\r\n")
+                #expect(await connection.response()?.status == 200, "Host: \(accepted)")
+            }
+            let absolute = try RawConnection(port: port)
+            absolute.send("GET http://localhost:\(port)/hello HTTP/1.1\r\nHost: localhost:\(port)\r\n\r\n")
+            #expect(await absolute.response()?.text == "hi")
+            #expect(await scope.requests.count == 5) // 3 accepted names, the absolute target, the trimmed host.
+        }
+    }
+
+    @Test("IPv6: the server answers on [::1] with a Host of [::1] and its port")
+    func ipv6() async throws {
+        try await withEchoServer { server, _ in
+            guard let ipv6 = server.ipv6BaseURL else { return } // No IPv6 loopback on this machine.
+            #expect(ipv6.absoluteString == "http://[::1]:\(server.port)")
+            let connection = try RawConnection(port: server.port, ipv6: true)
+            connection.send("GET /hello HTTP/1.1\r\nHost: [::1]:\(server.port)\r\n\r\n")
+            #expect(await connection.response()?.text == "hi")
+        }
+    }
+
+    @Test("limits: a head over headBytes gets 431, a request line over it 414, too many header lines 431, a body over bodyBytes 413")
+    func limits() async throws {
+        var limits = ServingLimits()
+        limits.headBytes = 1_024
+        limits.headerCount = 10
+        limits.bodyBytes = 100
+        try await withEchoServer(limits: limits) { server, scope in
+            let host = "Host: 127.0.0.1:\(server.port)\r\n"
+            let cases: [(String, Int, String)] = [
+                ("GET /hello HTTP/1.1\r\n\(host)X-Big: \(String(repeating: "a", count: 2_000))\r\n\r\n", 431, "the request head is larger than 1024 bytes (ServingLimits.headBytes)\n"),
+                ("GET /\(String(repeating: "a", count: 2_000)) HTTP/1.1\r\n\(host)\r\n", 414, "the request line is longer than 1024 bytes (ServingLimits.headBytes)\n"),
+                ("GET /hello HTTP/1.1\r\n\(host)" + (0..<10).map { "X-\($0): v\r\n" }.joined() + "\r\n", 431, "the request has more than 10 header lines (ServingLimits.headerCount)\n"),
+                ("POST /echo HTTP/1.1\r\n\(host)Content-Length: 101\r\n\r\n", 413, "the request body is larger than 100 bytes (ServingLimits.bodyBytes)\n"),
+                ("POST /echo HTTP/1.1\r\n\(host)Transfer-Encoding: chunked\r\n\r\n40\r\n\(String(repeating: "a", count: 64))\r\n40\r\n", 413, "the request body is larger than 100 bytes (ServingLimits.bodyBytes)\n"),
+            ]
+            for (request, status, text) in cases {
+                let connection = try RawConnection(port: server.port)
+                connection.send(request)
+                let response = await connection.response()
+                #expect(response?.status == status)
+                #expect(response?.text == text)
+                #expect(await connection.isClosed())
+            }
+            #expect(await scope.requests.isEmpty)
+        }
+    }
+
+    @Test("slowloris: a head that trickles in past headTimeout gets 408; a body past bodyTimeout gets 408; an idle connection is closed")
+    func timeouts() async throws {
+        var limits = ServingLimits()
+        limits.headTimeout = .milliseconds(200)
+        limits.bodyTimeout = .milliseconds(200)
+        limits.idleTimeout = .milliseconds(200)
+        try await withEchoServer(limits: limits) { server, _ in
+            let slowHead = try RawConnection(port: server.port)
+            for piece in ["GET /hel", "lo HTTP/1.1\r\n", "Host: 127", ".0.0.1"] {
+                slowHead.send(piece)
+                try await Task.sleep(for: .milliseconds(80))
+            }
+            let timedOut = await slowHead.response()
+            #expect(timedOut?.status == 408)
+            #expect(timedOut?.text == "the request head did not arrive in time (ServingLimits.headTimeout)\n")
+
+            let slowBody = try RawConnection(port: server.port)
+            slowBody.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: 10\r\n\r\nabc")
+            #expect(await slowBody.response()?.status == 408)
+
+            let idle = try RawConnection(port: server.port)
+            #expect(await idle.isClosed(within: .seconds(10)))
+        }
+    }
+
+    @Test("connections over the limit get 503 naming the limit; closing one makes room")
+    func connectionLimit() async throws {
+        var limits = ServingLimits()
+        limits.connections = 2
+        try await withEchoServer(limits: limits) { server, _ in
+            let first = try RawConnection(port: server.port)
+            let second = try RawConnection(port: server.port)
+            first.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+            second.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+            #expect(await first.response()?.status == 200)
+            #expect(await second.response()?.status == 200)
+            let third = try RawConnection(port: server.port)
+            let refused = await third.response()
+            #expect(refused?.status == 503)
+            #expect(refused?.text == "this served scope already has 2 open connections (ServingLimits.connections); close some or raise the limit\n")
+            first.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n\r\n")
+            #expect(await first.response()?.status == 200)
+            #expect(await first.isClosed())
+            var admitted = false
+            for _ in 0..<50 where !admitted {
+                let fourth = try RawConnection(port: server.port)
+                fourth.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+                admitted = await fourth.response()?.status == 200
+                if !admitted { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(admitted)
+        }
+    }
+
+    @Test("stop() closes idle keep-alive connections at once and refuses new ones")
+    func stopClosesConnections() async throws {
+        try await withEchoServer { server, _ in
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+            #expect(await connection.response()?.status == 200)
+            server.stop()
+            // Long before the 30-second idle timeout that would close it otherwise.
+            #expect(await connection.isClosed(within: .seconds(10)))
+            #expect(throws: RawConnection.ConnectFailure.self) { try RawConnection(port: server.port) }
+            server.stop() // Again: nothing.
+        }
+    }
+}
