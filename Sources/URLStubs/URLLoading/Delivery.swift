@@ -18,7 +18,9 @@ import Foundation
 /// ```
 ///
 /// - A fixed answer is resolved in the registry and handed to the client inside
-///   `startLoading()`, on the thread Foundation called it on: no task, no hop.
+///   `startLoading()`, on the thread Foundation called it on: no task, no hop. So
+///   is an answer computed by a synchronous closure, run there in the request's
+///   scope (in flight while it runs, so that the scope's end can still fail it).
 /// - A delayed, computed or streamed answer is produced by a Swift task started
 ///   there, as ``ClientCall``s: the response, pieces of its body as a stream plays,
 ///   the finish or the failure. Each is queued and taken to that thread (see
@@ -117,7 +119,16 @@ final class Delivery: PendingAnswer {
         let request = urlProtocol.request
         var follower = RedirectFollower(scope: scope, isFollowing: Self.followsRedirects)
         var resolution = StubRegistry.shared.resolve(request, body: RequestBody.read(from: request), scope: scope, pending: self)
-        while var answer = Answer(immediately: resolution) {
+        while true {
+            if case let .computeInline(respond, exchange) = resolution {
+                guard let computed = StubRegistry.Resolution.computedInline(respond, for: exchange, in: scope, pending: self) else {
+                    // The scope ended while the closure ran: its failure is ready.
+                    deliverReady(from: urlProtocol)
+                    return
+                }
+                resolution = computed
+            }
+            guard var answer = Answer(immediately: resolution) else { break }
             if let hop = follower.next(after: &answer, pending: self) {
                 resolution = hop
                 continue
@@ -214,7 +225,8 @@ final class Delivery: PendingAnswer {
         let abandoned = state.withLock { state -> (ClientThread?, Task<Void, Never>?)? in
             switch state.phase {
             case .resolving:
-                // startLoading() is still in produceLater(): it delivers.
+                // startLoading() is still in produceLater() or running an inline
+                // closure: it delivers.
                 state.phase = .produced(ready: [.fail(error)])
                 return nil
             case let .producing(work, ready):
