@@ -30,6 +30,8 @@ struct BenchmarkRunner: Sendable {
         case .canInit: await CanInitBenchmark(quick: options.quick).run()
         case .interception: await InterceptionBenchmark(quick: options.quick).run()
         case .bodies: await BodySizeBenchmark(quick: options.quick).run()
+        case .streams: await StreamLengthBenchmark(quick: options.quick).run()
+        case .shapes: await SuiteShapesBenchmark(quick: options.quick).run()
         case .throughput: await ThroughputBenchmark(quick: options.quick).run()
         case .registration: await RegistrationBenchmark(quick: options.quick).run()
         case .matching: await MatchingBenchmark(quick: options.quick).run()
