@@ -16,12 +16,14 @@ struct BenchmarkRunner: Sendable {
             section.seconds = Stopwatch.nanoseconds(since: sectionStart) / 1e9
             sections.append(section)
         }
-        return BenchmarkReport(
+        let report = BenchmarkReport(
             machine: .current,
             quick: options.quick,
             sections: sections,
             seconds: Stopwatch.nanoseconds(since: start) / 1e9
         )
+        // A smoke run judges no goal (see withoutVerdicts()).
+        return options.quick ? report.withoutVerdicts() : report
     }
 
     /// Runs one measurement.

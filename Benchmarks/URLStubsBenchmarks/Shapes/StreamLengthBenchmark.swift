@@ -44,7 +44,7 @@ struct StreamLengthBenchmark {
                 samples.map(\.wallPerRequest),
                 baseline: rows.first,
                 isReference: rows.isEmpty,
-                goal: isLongest && !quick ? .ratioAtMost(1.5) : nil
+                goal: isLongest ? .ratioAtMost(1.5) : nil
             ))
             rows.append(ReportRow.samples("\(Format.number(Double(chunks), digits: 0)) chunks: CPU per chunk", unit: "µs", samples.map(\.cpuPerRequest), isReference: false))
         }
