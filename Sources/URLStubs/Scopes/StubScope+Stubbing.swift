@@ -37,9 +37,8 @@ extension StubScope {
     /// from each request, with a closure that may suspend.
     ///
     /// Swift picks this form for a closure that contains `await`; a closure without
-    /// one gets the synchronous form,
-    /// ``stub(_:times:when:then:fileID:filePath:line:column:respond:)-(_,_,_,_,_,_,_,_,(RecordedRequest)->StubResponse)``,
-    /// which answers faster.
+    /// one gets the synchronous form of this method, whose closure runs inside the
+    /// URL protocol's `startLoading()` with no task of its own, and answers faster.
     ///
     /// The closure runs on a task of its own for each request, in the request's
     /// scope, may suspend, and may throw: a thrown error fails the request with
