@@ -76,11 +76,11 @@ extension StubScope {
     ///
     /// The closure runs once per request, in the request's scope (``StubScope/current``
     /// is that scope while it runs), on the thread URLSession asks the URL protocol
-    /// to load on, as a `.predicate` condition does: keep it quick, and do not block
-    /// it waiting for another request of the same session. It may throw: a thrown
-    /// error fails the request with that error. It runs to its end: a cancel or the
-    /// scope's end while it runs fails the request once it returns (its answer is
-    /// dropped), and the request's `timeoutInterval` does not interrupt it. Uses,
+    /// to load on, as a `.predicate` condition does: keep it quick, and never block
+    /// it waiting for another request. It may throw: a thrown
+    /// error fails the request with that error. Nothing interrupts it: the scope's
+    /// end while it runs fails the request once it returns (its answer is
+    /// dropped). Uses,
     /// expectations, the request log, scenarios and seeded faults count it as they
     /// count any stub; a response it returns with a delay, or a stream, is then
     /// played as it would be from a fixed stub.

@@ -146,6 +146,33 @@ struct InlineComputedResponseTests {
         }
     }
 
+    @Test("seeded faults treat an inline closure as any stub: latency delays its answer, and an injected fault answers instead of it")
+    func seededFaults() async throws {
+        let (ran, report) = AsyncStream<String>.makeStream()
+        let clock = ManualClock()
+        try await withStubScope(clock: clock) { scope in
+            await scope.injectFaults(.get("https://inline.example.com/slow"), rate: 0, latency: .fixed(.seconds(2)))
+            await scope.injectFaults(.get("https://inline.example.com/down"), rate: 1, faults: [.error(.notConnectedToInternet)])
+            await scope.stub(.get("https://inline.example.com/{name}")) { request in
+                report.yield(request.url.path)
+                return .text("computed")
+            }
+            let pending = Task { try await getText("https://inline.example.com/slow") }
+            try await clock.waitForSleepers(atLeast: 1)
+            await clock.advance(by: .seconds(2))
+            let text = try await pending.value
+            #expect(text == "computed")
+            let error = await #expect(throws: URLError.self) { try await getText("https://inline.example.com/down") }
+            #expect(error?.code == .notConnectedToInternet)
+            report.finish()
+            var paths: [String] = []
+            for await path in ran {
+                paths.append(path)
+            }
+            #expect(paths == ["/slow"])
+        }
+    }
+
     @Test("a scope that ends while an inline closure runs fails the request, inside startLoading(), and drops the closure's answer")
     func scopeEndWhileClosureRuns() async throws {
         // A driver of its own: the closure blocks its client thread, and no
