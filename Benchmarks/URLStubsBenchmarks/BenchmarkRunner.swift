@@ -16,12 +16,14 @@ struct BenchmarkRunner: Sendable {
             section.seconds = Stopwatch.nanoseconds(since: sectionStart) / 1e9
             sections.append(section)
         }
-        return BenchmarkReport(
+        let report = BenchmarkReport(
             machine: .current,
             quick: options.quick,
             sections: sections,
             seconds: Stopwatch.nanoseconds(since: start) / 1e9
         )
+        // A smoke run judges no goal (see withoutVerdicts()).
+        return options.quick ? report.withoutVerdicts() : report
     }
 
     /// Runs one measurement.
@@ -30,6 +32,8 @@ struct BenchmarkRunner: Sendable {
         case .canInit: await CanInitBenchmark(quick: options.quick).run()
         case .interception: await InterceptionBenchmark(quick: options.quick).run()
         case .bodies: await BodySizeBenchmark(quick: options.quick).run()
+        case .streams: await StreamLengthBenchmark(quick: options.quick).run()
+        case .shapes: await SuiteShapesBenchmark(quick: options.quick).run()
         case .throughput: await ThroughputBenchmark(quick: options.quick).run()
         case .registration: await RegistrationBenchmark(quick: options.quick).run()
         case .matching: await MatchingBenchmark(quick: options.quick).run()

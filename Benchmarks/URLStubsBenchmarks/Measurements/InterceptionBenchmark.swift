@@ -33,11 +33,6 @@ struct InterceptionBenchmark {
         let single = BenchmarkFixtures.request(BenchmarkFixtures.singleURL)
         let item = BenchmarkFixtures.request(BenchmarkFixtures.itemURL(stubsInScope / 2))
         let global = BenchmarkFixtures.request(BenchmarkFixtures.globalURL)
-        let missing = BenchmarkFixtures.request(BenchmarkFixtures.missingURL)
-        // A different URL for every request of a batch: nothing carries over from
-        // one request to the next (no response head, no parsed URL to reuse).
-        let items = (0..<requestsPerBatch).map { BenchmarkFixtures.request(BenchmarkFixtures.itemURL($0)) }
-        let templateBody = BenchmarkFixtures.body(tag: "template")
         let oneBody = BenchmarkFixtures.body(tag: "one stub")
         let crowdedBody = BenchmarkFixtures.body(tag: "crowded")
         let globalBody = BenchmarkFixtures.body(tag: "global")
@@ -59,12 +54,6 @@ struct InterceptionBenchmark {
         let crowded = await ScopedWorker.scoped { scope in
             await scope.stub(.get(BenchmarkFixtures.singleURL.absoluteString), with: .data(crowdedBody))
         }
-        let template = await ScopedWorker.scoped { scope in
-            await scope.stub(.get(BenchmarkFixtures.origin + "/items/{id}"), with: .data(templateBody))
-        }
-        let unmatched = await ScopedWorker.scoped { scope in
-            await scope.stub(.get(BenchmarkFixtures.singleURL.absoluteString), with: .data(oneBody))
-        }
         let globalStub = await StubScope.global.stub(.get(BenchmarkFixtures.globalURL.absoluteString), with: .data(globalBody))
 
         let batch = requestsPerBatch
@@ -73,8 +62,6 @@ struct InterceptionBenchmark {
             RequestComparison(name: "1,000 stubs in the scope", worker: many, baseline: ([item], baselineBody), variant: ([item], .body(itemBody)), requestsPerBatch: batch, goals: .parity),
             RequestComparison(name: "1 stub, completion-handler dataTask", worker: one, baseline: ([single], baselineBody), variant: ([single], .body(oneBody)), style: .completionHandler, requestsPerBatch: batch),
             RequestComparison(name: "served by the global scope, outside any scope", worker: outside, baseline: ([global], baselineBody), variant: ([global], .body(globalBody)), requestsPerBatch: batch),
-            RequestComparison(name: "1 template stub, a different URL every request", worker: template, baseline: (items, baselineBody), variant: (items, .body(templateBody)), requestsPerBatch: batch),
-            RequestComparison(name: "unmatched request (URLError)", worker: unmatched, baseline: ([missing], .failure), variant: ([missing], .failure), requestsPerBatch: batch),
         ]
         let crowdedComparison = RequestComparison(name: "1 stub, 1,000 other live scopes", worker: crowded, baseline: ([single], baselineBody), variant: ([single], .body(crowdedBody)), requestsPerBatch: batch, goals: .parity)
 
@@ -86,28 +73,27 @@ struct InterceptionBenchmark {
         await parked.closeAll()
 
         await globalStub.remove()
-        let unmatchedReports = await unmatched.finish()
-        for worker in [outside, one, many, template, crowded] {
+        for worker in [outside, one, many, crowded] {
             await worker.finish()
         }
         let measured = Array(zip(quiet, quietSeries)) + zip([crowdedComparison], crowdedSeries)
         // Report order: the three held to goals first.
-        let order = [0, 1, 6, 2, 3, 4, 5]
+        let order = [0, 1, 4, 2, 3]
         let comparisons = order.map { measured[$0].1.comparison(measured[$0].0.name, goals: measured[$0].0.goals) }
-        return section(comparisons, unmatchedReports: unmatchedReports)
+        return section(comparisons)
     }
 
     /// Builds the report section from the comparisons.
-    private func section(_ comparisons: [Comparison], unmatchedReports: Int) -> ReportSection {
+    private func section(_ comparisons: [Comparison]) -> ReportSection {
         let batch = Format.number(Double(requestsPerBatch), digits: 0)
         var notes = [
             "Method: each comparison runs on one task, which makes batches of \(batch) requests one after another, alternating the hand-rolled protocol's session (B) and URLStubs' session (V) as B V V B B V V B ...; \(warmUpPairs) warm-up pair(s) are discarded. Both sessions are built from URLSessionConfiguration.stubbed (ephemeral, urlCache nil); the baseline's has the hand-rolled protocol in place of StubURLProtocol. Every body is 1,024 bytes.",
             "Per request (wall time, CPU time, context switches): the batch's wall time, the process's CPU time (clock_gettime CLOCK_PROCESS_CPUTIME_ID, every thread) and its context switches (getrusage RUSAGE_SELF, ru_nvcsw + ru_nivcsw) over the batch, divided by its requests; each side's figure is the median over its batches. Median and p99 request: over every request of the side, each timed from the call to its return.",
             "ratio = URLStubs / hand-rolled of the two figures shown; paired = the median over pairs of URLStubs / hand-rolled of adjacent batches (for context switches, the median of URLStubs minus hand-rolled). Goals are held to the paired figure.",
-            "Each comparison's baseline runs on the comparison's own task and requests the same URL (its table has an entry with a 1 KiB body for every URL requested): in the scope with 1 stub, the scope with 1,000 stubs (the request matches the 501st), the scope measured among 1,000 parked scopes (3 stubs each, one for the very URL requested, with another body), outside any scope (URLStubs answering from StubScope.global), in a scope whose one stub is the template /items/{id} while each request of a batch asks for another item (the baseline's table has each), or in the scope whose requests go unmatched (the baseline answering didFailWithError).",
+            "Each comparison's baseline runs on the comparison's own task and requests the same URL (its table has an entry with a 1 KiB body for every URL requested): in the scope with 1 stub, the scope with 1,000 stubs (the request matches the 501st), the scope measured among 1,000 parked scopes (3 stubs each, one for the very URL requested, with another body), or outside any scope (URLStubs answering from StubScope.global). Each asks for the same URL again and again; the shapes section asks for a different URL every request.",
             "Completion-handler: both sides call dataTask(with:completionHandler:) and resume(), bridged with a checked continuation.",
-            "Reuse: the hand-rolled protocol builds an HTTPURLResponse for every request; a URLStubs stub reuses the one it built last when the URL is the same, and a request reuses the previous request's parsed URL when its text is the same. The template row asks for a different URL every time, so that neither is reused: it shows the cost without them.",
-            "Every answer is checked after its batch's readings (the right body, or an error for the unmatched row); checks are not part of the measured cost.",
+            "Reuse: the hand-rolled protocol builds an HTTPURLResponse for every request; a URLStubs stub reuses the one it built last when the URL is the same, and a request reuses the previous request's parsed URL when its text is the same. These rows ask for the same URL every time, so both are reused; the shapes section's rows, which ask for a different URL every request, show the cost without them.",
+            "Every answer is checked after its batch's readings (the right body); checks are not part of the measured cost.",
         ]
         let unexpected = comparisons.filter { $0.unexpected != 0 }
         if unexpected.isEmpty {
@@ -116,7 +102,6 @@ struct InterceptionBenchmark {
         } else {
             notes.append("UNEXPECTED answers (wrong body or error): " + unexpected.map { "\($0.name): \($0.unexpected)" }.joined(separator: ", "))
         }
-        notes.append("The unmatched comparison's scope reported \(Format.number(Double(unmatchedReports), digits: 0)) problems when it ended (one per unmatched URLStubs request, warm-up included), as StubVerificationError.")
         return ReportSection(
             name: MeasurementKind.interception.rawValue,
             title: "Interception: one request at a time through URLSession, per request",

@@ -18,6 +18,8 @@ struct RequestComparison: Sendable {
     var variant: (requests: [URLRequest], expectation: RequestTimer.Expectation)
     /// How both sides make their requests.
     var style: RequestTimer.Style = .async
+    /// The baseline's session: the hand-rolled dictionary protocol's by default.
+    var baselineSession: URLSession = BenchmarkFixtures.baselineSession
     /// Requests per batch.
     var requestsPerBatch: Int
     /// The goals the comparison's paired figures are held to.
@@ -25,7 +27,7 @@ struct RequestComparison: Sendable {
 
     /// Runs one batch of the baseline on the worker.
     func baselineBatch() async -> BatchSample {
-        await batch(baseline.requests, through: BenchmarkFixtures.baselineSession, expecting: baseline.expectation)
+        await batch(baseline.requests, through: baselineSession, expecting: baseline.expectation)
     }
 
     /// Runs one batch of URLStubs on the worker.

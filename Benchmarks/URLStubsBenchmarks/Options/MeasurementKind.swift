@@ -4,8 +4,14 @@ enum MeasurementKind: String, CaseIterable, Sendable {
     case canInit
     /// One request at a time through URLSession, URLStubs against the hand-rolled protocol.
     case interception
+    /// The shapes test suites have: computed and template stubs asked for a
+    /// different URL each time, a whole test's scope, unmatched requests; against
+    /// the hand-rolled protocol.
+    case shapes
     /// Requests with 1 MiB and 10 MiB bodies, URLStubs against the hand-rolled protocol.
     case bodies
+    /// Streams of 1,000 to 200,000 chunks through URLSession: time per chunk.
+    case streams
     /// Requests per second from one task and from 64 concurrent scopes.
     case throughput
     /// Registering many stubs, and closing a scope that holds many.

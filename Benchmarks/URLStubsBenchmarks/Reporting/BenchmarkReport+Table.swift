@@ -16,7 +16,7 @@ extension BenchmarkReport {
             }
         }
         lines.append("")
-        lines += goalSummary()
+        lines += quick ? smokeRunGoalSummary : goalSummary()
         return lines.joined(separator: "\n")
     }
 

@@ -12,7 +12,7 @@ extension Answer {
             self = .failure(error)
         case let .respond(response, exchange) where !response.isDeferred:
             self.init(response, for: exchange.request)
-        case .respond, .compute, .passThrough:
+        case .respond, .compute, .computeInline, .passThrough:
             return nil
         }
     }
@@ -47,6 +47,17 @@ extension Answer {
                 return timedOut(exchange)
             case nil:
                 return nil
+            }
+        case let .computeInline(respond, exchange):
+            // Where no thread waits for it (a direct answer, a redirect's hop
+            // produced late): run here, on the producing task.
+            switch Result(catching: { try StubScope.currentBinding.withValue(scope) { try respond(exchange.request) } }) {
+            case let .success(response):
+                return await answer(with: response, after: response.delay, for: exchange, in: scope)
+            case let .failure(error):
+                guard !Task.isCancelled else { return nil }
+                StubRegistry.shared.record(.failure(error), of: exchange)
+                return .failure(error)
             }
         case let .passThrough(exchange):
             let live = await LiveRequest.send(exchange.request)

@@ -14,4 +14,13 @@ extension StubResponse {
         guard let extra, extra > .zero else { return respond }
         return { request in try await respond(request).delayed(adding: extra) }
     }
+
+    /// A stub's synchronous closure whose responses are answered `extra` later.
+    static func delaying(
+        _ respond: @escaping @Sendable (RecordedRequest) throws -> StubResponse,
+        by extra: Duration?
+    ) -> @Sendable (RecordedRequest) throws -> StubResponse {
+        guard let extra, extra > .zero else { return respond }
+        return { request in try respond(request).delayed(adding: extra) }
+    }
 }

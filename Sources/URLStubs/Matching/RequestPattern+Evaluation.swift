@@ -36,12 +36,10 @@ extension RequestPattern {
         }
         if let url {
             if !skippingRoute {
-                if let origin = url.origin {
+                if let origin = url.origin, !(request.target.map { Self.sameOrigin($0, origin) } ?? false) {
+                    // Texts are built only for the mismatch: a match compares fields.
                     let actual = request.target.map { Self.originText($0) } ?? request.url.absoluteString
-                    let expected = Self.originText(origin)
-                    if request.target == nil || expected != actual {
-                        if differ(.origin, expected, actual) { return result }
-                    }
+                    if differ(.origin, Self.originText(origin), actual) { return result }
                 }
                 let path = request.target?.path ?? request.url.path
                 if let parameters = url.matchPath(path) {
@@ -134,6 +132,13 @@ extension RequestPattern {
             }
             return holds
         }
+    }
+
+    /// Whether two targets have the same origin: their scheme, host (both
+    /// lowercased when parsed) and port (`nil` for the scheme's default) are equal,
+    /// as their ``originText(_:)`` would be.
+    static func sameOrigin(_ target: RequestTarget, _ origin: RequestTarget) -> Bool {
+        target.port == origin.port && target.host == origin.host && target.scheme == origin.scheme
     }
 
     static func originText(_ target: RequestTarget) -> String {

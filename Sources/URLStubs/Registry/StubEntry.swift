@@ -7,7 +7,11 @@ import Foundation
 final class StubEntry {
     enum Source {
         case fixed(StubResponse)
+        /// A closure that may suspend, run on a task of its own for each request.
         case dynamic(@Sendable (RecordedRequest) async throws -> StubResponse)
+        /// A closure that does not suspend, run for each request inside
+        /// `startLoading()`, on the thread Foundation called it on.
+        case inline(@Sendable (RecordedRequest) throws -> StubResponse)
         /// The real network answers (``StubScope/passThrough(_:fileID:filePath:line:column:)``).
         case passThrough
     }

@@ -10,17 +10,21 @@ extension StubRegistry {
         case respond(StubResponse, LoggedExchange)
         /// Compute the response with the stub's closure, then answer.
         case compute(@Sendable (RecordedRequest) async throws -> StubResponse, LoggedExchange)
+        /// Compute the response with the stub's synchronous closure, on the calling
+        /// thread, then answer (see ``computedInline(_:for:in:pending:)``).
+        case computeInline(@Sendable (RecordedRequest) throws -> StubResponse, LoggedExchange)
         /// Send the request to the real network and answer with what comes back.
         case passThrough(LoggedExchange)
         /// Fail the request with this error.
-        case fail(URLError)
+        case fail(any Error)
 
         /// Whether the answer waits for a delay or a closure, so that the scope
-        /// must be able to fail it if it ends first.
+        /// must be able to fail it if it ends first (an inline closure too: the
+        /// scope may end on another thread while it runs).
         var isDeferred: Bool {
             switch self {
             case let .respond(response, _): response.isDeferred
-            case .compute, .passThrough: true
+            case .compute, .computeInline, .passThrough: true
             case .fail: false
             }
         }
@@ -151,6 +155,8 @@ extension StubRegistry {
                     resolution = .respond(entry.response(forUse: entry.hits, of: response).delayed(adding: plan?.delay), exchange)
                 case let .dynamic(closure):
                     resolution = .compute(StubResponse.delaying(closure, by: plan?.delay), exchange)
+                case let .inline(closure):
+                    resolution = .computeInline(StubResponse.delaying(closure, by: plan?.delay), exchange)
                 case .passThrough:
                     resolution = .passThrough(exchange)
                 }
@@ -161,7 +167,7 @@ extension StubRegistry {
             exchange.settleOnArrival(.failure(error))
         case let .respond(response, _) where !response.isDeferred:
             exchange.settleOnArrival(RecordedExchange.Outcome(response, method: exchange.request.method))
-        case .respond, .compute, .passThrough:
+        case .respond, .compute, .computeInline, .passThrough:
             break
         }
         return resolution
@@ -200,6 +206,20 @@ extension StubRegistry {
             if case .cancelled = flight.exchange.outcome {
                 flight.exchange.answeredBy?.cancellations += 1
             }
+            return true
+        }
+    }
+
+    /// Forgets a deferred request answered on the thread that resolved it and
+    /// writes down how it ended, in one critical section; returns whether it was
+    /// still in flight (`false`: its scope ended first and failed it, see
+    /// ``settle(_:in:)``).
+    func settle(_ pending: some PendingAnswer, in scope: StubScope?, as outcome: RecordedExchange.Outcome) -> Bool {
+        state.withLock { state in
+            guard let flight = state.scopes[(scope ?? .global).id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending)) else {
+                return false
+            }
+            flight.exchange.settle(outcome)
             return true
         }
     }

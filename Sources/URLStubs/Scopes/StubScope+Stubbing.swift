@@ -34,12 +34,17 @@ extension StubScope {
     }
 
     /// Answers the requests that match `pattern` with the response `respond` computes
-    /// from each request.
+    /// from each request, with a closure that may suspend.
     ///
-    /// The closure runs on a task of its own for each request, may suspend, and may
-    /// throw: a thrown error fails the request with that error. If the scope ends
-    /// before the closure returns, the request fails and the closure's task is
-    /// cancelled.
+    /// Swift picks this form for a closure that contains `await`; a closure without
+    /// one gets the synchronous form of this method, whose closure runs inside the
+    /// URL protocol's `startLoading()` with no task of its own, and answers faster.
+    ///
+    /// The closure runs on a task of its own for each request, in the request's
+    /// scope, may suspend, and may throw: a thrown error fails the request with
+    /// that error. If the scope ends before the closure returns, the request fails
+    /// and the closure's task is cancelled; a request's `timeoutInterval` passing
+    /// first fails it with `URLError.timedOut` and cancels the task too.
     ///
     /// With a `condition`, the stub matches only while the scenario is in that
     /// state; with a `transition`, it moves the scenario when it takes a request,
@@ -58,6 +63,41 @@ extension StubScope {
     ) async -> Stub {
         let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         return register(pattern, source: .dynamic(respond), times: times, when: condition, then: transition, location: location)
+    }
+
+    /// Answers the requests that match `pattern` with the response `respond` computes
+    /// from each request, with a closure that does not suspend.
+    ///
+    /// Swift picks this form for a closure without `await`, such as
+    /// `{ request in .json(User(id: request.pathParameters["id"]!)) }`; a closure
+    /// that awaits gets the asynchronous form. The request is then answered the
+    /// way a fixed response is, before URLSession's call to the URL protocol
+    /// returns, with no task started for it.
+    ///
+    /// The closure runs once per request, in the request's scope (``StubScope/current``
+    /// is that scope while it runs), on the thread URLSession asks the URL protocol
+    /// to load on, as a `.predicate` condition does: keep it quick, and never block
+    /// it waiting for another request. It may throw: a thrown
+    /// error fails the request with that error. Nothing interrupts it: the scope's
+    /// end while it runs fails the request once it returns (its answer is
+    /// dropped). Uses,
+    /// expectations, the request log, scenarios and seeded faults count it as they
+    /// count any stub; a response it returns with a delay, or a stream, is then
+    /// played as it would be from a fixed stub.
+    @discardableResult
+    nonisolated(nonsending) public func stub(
+        _ pattern: RequestPattern,
+        times: StubExpectation = .any,
+        when condition: StubScenario.Condition? = nil,
+        then transition: StubScenario.Transition? = nil,
+        fileID: String = #fileID,
+        filePath: String = #filePath,
+        line: Int = #line,
+        column: Int = #column,
+        respond: @escaping @Sendable (RecordedRequest) throws -> StubResponse
+    ) async -> Stub {
+        let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        return register(pattern, source: .inline(respond), times: times, when: condition, then: transition, location: location)
     }
 
     /// Removes every stub of the scope; the request log and the scenarios are kept.

@@ -18,7 +18,9 @@ import Foundation
 /// ```
 ///
 /// - A fixed answer is resolved in the registry and handed to the client inside
-///   `startLoading()`, on the thread Foundation called it on: no task, no hop.
+///   `startLoading()`, on the thread Foundation called it on: no task, no hop. So
+///   is an answer computed by a synchronous closure, run there in the request's
+///   scope (in flight while it runs, so that the scope's end can still fail it).
 /// - A delayed, computed or streamed answer is produced by a Swift task started
 ///   there, as ``ClientCall``s: the response, pieces of its body as a stream plays,
 ///   the finish or the failure. Each is queued and taken to that thread (see
@@ -44,19 +46,25 @@ final class Delivery: PendingAnswer {
         /// `startLoading()` is resolving the request in the registry.
         case resolving
         /// A Swift task (`nil` for the instant before it is stored) is producing the
-        /// answer; `ready` holds the calls it produced that the client thread has
-        /// not made yet.
-        case producing(Task<Void, Never>?, ready: [ClientCall])
-        /// Every call was produced, the last one last; `ready` holds those the client
+        /// answer; the state's `ready` holds the calls it produced that the client
         /// thread has not made yet.
-        case produced(ready: [ClientCall])
+        case producing(Task<Void, Never>?)
+        /// Every call was produced, the last one last; the state's `ready` holds
+        /// those the client thread has not made yet.
+        case produced
         /// The last call was made, or the request was cancelled: nothing more
         /// reaches the client.
         case finished
     }
 
-    private struct State {
+    fileprivate struct State {
         var phase = Phase.idle
+        /// The calls produced that the client thread has not made yet, in order.
+        /// Kept out of `phase` so that appending is done in place: a stream of
+        /// many pieces queues each in constant time, not by copying those before.
+        var ready: [ClientCall] = []
+        /// How many of `ready` are pieces of a body.
+        var readyPieces = 0
         /// Whether loading runs: between `startLoading()` and `stopLoading()`.
         var isLoading = false
         /// Where late calls are made, recorded by `startLoading()` before any
@@ -118,7 +126,16 @@ final class Delivery: PendingAnswer {
         let request = urlProtocol.request
         var follower = RedirectFollower(scope: scope, isFollowing: Self.followsRedirects)
         var resolution = StubRegistry.shared.resolve(request, body: RequestBody.read(from: request), scope: scope, pending: self)
-        while var answer = Answer(immediately: resolution) {
+        while true {
+            if case let .computeInline(respond, exchange) = resolution {
+                guard let computed = StubRegistry.Resolution.computedInline(respond, for: exchange, in: scope, pending: self) else {
+                    // The scope ended while the closure ran: its failure is ready.
+                    deliverReady(from: urlProtocol)
+                    return
+                }
+                resolution = computed
+            }
+            guard var answer = Answer(immediately: resolution) else { break }
             if let hop = follower.next(after: &answer, pending: self) {
                 resolution = hop
                 continue
@@ -149,7 +166,7 @@ final class Delivery: PendingAnswer {
             state.clientThread = clientThread
             state.urlProtocol = urlProtocol
             guard case .resolving = state.phase else { return false }
-            state.phase = .producing(nil, ready: [])
+            state.phase = .producing(nil)
             return true
         }
         guard isStillResolving else {
@@ -159,8 +176,8 @@ final class Delivery: PendingAnswer {
         }
         let work = Task { [self] in await produce(resolution, following: follower) }
         let isStored = state.withLock { state -> Bool in
-            guard case let .producing(nil, ready) = state.phase else { return false }
-            state.phase = .producing(work, ready: ready)
+            guard case .producing(nil) = state.phase else { return false }
+            state.phase = .producing(work)
             return true
         }
         if !isStored {
@@ -197,9 +214,15 @@ final class Delivery: PendingAnswer {
     @discardableResult
     private func enqueue(_ calls: [ClientCall]) -> Bool {
         let queued = state.withLock { state -> ClientThread?? in
-            guard case .producing(let work, var ready) = state.phase else { return nil }
-            ready += calls
-            state.phase = calls.last?.isLast == true ? .produced(ready: ready) : .producing(work, ready: ready)
+            guard case .producing = state.phase else { return nil }
+            state.append(calls)
+            if calls.last?.isLast == true {
+                state.phase = .produced
+            } else if state.keepsEveryChunk == false, state.ready.count == state.readyPieces {
+                // Only pieces wait, for a client that takes them joined with the
+                // finish: nothing to make until then, so no trip to the client thread.
+                return .some(nil)
+            }
             return .some(state.isLoading ? state.clientThread : nil)
         }
         guard let queued else { return false }
@@ -215,11 +238,14 @@ final class Delivery: PendingAnswer {
         let abandoned = state.withLock { state -> (ClientThread?, Task<Void, Never>?)? in
             switch state.phase {
             case .resolving:
-                // startLoading() is still in produceLater(): it delivers.
-                state.phase = .produced(ready: [.fail(error)])
+                // startLoading() is still in produceLater() or running an inline
+                // closure: it delivers.
+                state.phase = .produced
+                state.append([.fail(error)])
                 return nil
-            case let .producing(work, ready):
-                state.phase = .produced(ready: ready + [.fail(error)])
+            case let .producing(work):
+                state.phase = .produced
+                state.append([.fail(error)])
                 return (state.isLoading ? state.clientThread : nil, work)
             case .idle, .produced, .finished:
                 return nil
@@ -248,22 +274,21 @@ final class Delivery: PendingAnswer {
                 guard state.isLoading else { return .none }
                 let keeps = state.keepsEveryChunk
                 switch state.phase {
-                case let .producing(work, ready):
+                case .producing:
                     guard let keeps else {
                         // Only a stream queues a piece of a body before its last call.
-                        guard ready.pieceCount == 0 else { return .ask(state.urlProtocol?.task) }
-                        state.phase = .producing(work, ready: [])
-                        return .make(ready, urlProtocol ?? state.urlProtocol)
+                        guard state.readyPieces == 0 else { return .ask(state.urlProtocol?.task) }
+                        return .make(state.takeReady(), urlProtocol ?? state.urlProtocol)
                     }
                     // Where the client keeps only one piece, pieces wait for the finish.
-                    let now = keeps ? ready : Array(ready.prefix { !$0.isPiece })
-                    state.phase = .producing(work, ready: Array(ready.dropFirst(now.count)))
+                    let now = keeps ? state.takeReady() : state.takeReadyBeforeFirstPiece()
                     return .make(now, urlProtocol ?? state.urlProtocol)
-                case let .produced(ready):
-                    if keeps == nil, ready.pieceCount > 1 {
+                case .produced:
+                    if keeps == nil, state.readyPieces > 1 {
                         return .ask(state.urlProtocol?.task)
                     }
                     state.phase = .finished
+                    let ready = state.takeReady()
                     return .make(keeps == false ? ready.joiningPieces() : ready, urlProtocol ?? state.urlProtocol)
                 case .idle, .resolving, .finished:
                     return .none
@@ -298,8 +323,9 @@ final class Delivery: PendingAnswer {
             state.isLoading = false
             guard isCancel else { return nil }
             switch state.phase {
-            case let .producing(work, _):
+            case let .producing(work):
                 state.phase = .finished
+                state.ready = []
                 return .some(work)
             case .idle, .resolving, .produced:
                 // A produced answer is settled already: by its producer, or by the
@@ -336,6 +362,29 @@ final class Delivery: PendingAnswer {
     private static func isListening(_ urlProtocol: StubURLProtocol) -> Bool {
         guard let state = urlProtocol.task?.state else { return true }
         return state != .canceling && state != .completed
+    }
+}
+
+extension Delivery.State {
+    /// Queues `calls` after those ready.
+    mutating func append(_ calls: [ClientCall]) {
+        ready.append(contentsOf: calls)
+        readyPieces += calls.pieceCount
+    }
+
+    /// Takes every ready call.
+    mutating func takeReady() -> [ClientCall] {
+        readyPieces = 0
+        defer { ready = [] }
+        return ready
+    }
+
+    /// Takes the ready calls before the first piece of a body.
+    mutating func takeReadyBeforeFirstPiece() -> [ClientCall] {
+        let count = ready.prefix { !$0.isPiece }.count
+        guard count > 0 else { return [] }
+        defer { ready.removeFirst(count) }
+        return Array(ready.prefix(count))
     }
 }
 

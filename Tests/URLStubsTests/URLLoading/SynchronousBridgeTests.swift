@@ -59,8 +59,24 @@ struct SynchronousBridgeTests {
         }
     }
 
-    @Test("a computed answer runs in the request's scope and arrives on the client thread", arguments: Loader.allCases)
+    @Test("a computed answer that awaits runs in the request's scope and arrives on the client thread, after startLoading() returned", arguments: Loader.allCases)
     func computedAnswerRunsInTheRequestsScope(loader: Loader) async throws {
+        let driver = CFNetworkLikeDriver.shared(loader)
+        try await withStubScope { scope in
+            await scope.stub(.get("https://api.example.com/computed")) { _ in
+                await Task.yield() // The asynchronous form; one without await is answered inline.
+                return .text(StubScope.current == scope ? "in scope" : "elsewhere")
+            }
+            let load = driver.makeTask(request("https://api.example.com/computed"))
+            await driver.resume(load)
+            await load.client.waitForCalls(3)
+            #expect(load.client.text == "in scope")
+            #expect(load.client.calls.allSatisfy { $0.onClientThread && !$0.insideStartLoading })
+        }
+    }
+
+    @Test("a computed answer without await runs in the request's scope and arrives inside startLoading(), on the client thread", arguments: Loader.allCases)
+    func inlineComputedAnswerArrivesInsideStartLoading(loader: Loader) async throws {
         let driver = CFNetworkLikeDriver.shared(loader)
         try await withStubScope { scope in
             await scope.stub(.get("https://api.example.com/computed")) { _ in
@@ -68,9 +84,9 @@ struct SynchronousBridgeTests {
             }
             let load = driver.makeTask(request("https://api.example.com/computed"))
             await driver.resume(load)
-            await load.client.waitForCalls(3)
             #expect(load.client.text == "in scope")
-            #expect(load.client.calls.allSatisfy { $0.onClientThread && !$0.insideStartLoading })
+            #expect(load.client.calls.count == 3)
+            #expect(load.client.calls.allSatisfy { $0.onClientThread && $0.insideStartLoading })
         }
     }
 

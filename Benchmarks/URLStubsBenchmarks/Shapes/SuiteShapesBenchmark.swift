@@ -1,0 +1,269 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import URLStubs
+
+/// The shapes test suites have, each paired with a hand-rolled protocol doing the
+/// same work: a computed stub and a template stub asked for a different URL every
+/// request, a whole test (a scope, 5 stubs, 5 requests, the scope's end), and a
+/// request no stub matches; then the cost of an empty scope.
+///
+/// Nothing is reused across requests that a suite would not repeat: every request
+/// of a batch asks for another URL, and every test of a batch registers stubs for
+/// URLs of its own.
+struct SuiteShapesBenchmark {
+    /// Whether this is the smoke run.
+    let quick: Bool
+
+    /// Measured pairs per comparison.
+    var pairs: Int { quick ? 2 : 60 }
+    /// Discarded pairs per comparison before the measured ones.
+    var warmUpPairs: Int { quick ? 1 : 2 }
+    /// Requests per batch.
+    var requestsPerBatch: Int { quick ? 10 : 100 }
+    /// Stubs and requests of one test in the one-test comparison.
+    static let requestsPerTest = 5
+    /// Empty scopes per sample of the empty-scope row, and samples.
+    var emptyScopes: (perSample: Int, samples: Int) { quick ? (100, 2) : (1_000, 30) }
+
+    /// Runs the measurement and returns its section of the report.
+    func run() async -> ReportSection {
+        let batch = requestsPerBatch
+        let tests = batch / Self.requestsPerTest
+        let baselineBody = BenchmarkFixtures.baselineBody
+        let computedBody = BenchmarkFixtures.body(tag: "computed")
+        let templateBody = BenchmarkFixtures.body(tag: "template")
+        let testBody = BenchmarkFixtures.body(tag: "one test")
+        let users = (0..<batch).map { BenchmarkFixtures.request(Self.userURL($0)) }
+        let items = (0..<batch).map { BenchmarkFixtures.request(BenchmarkFixtures.itemURL($0)) }
+        let missing = BenchmarkFixtures.request(BenchmarkFixtures.missingURL)
+        // Every test of a batch has URLs of its own; consecutive batches take the
+        // next tests of a pool, so that no batch repeats the one before it.
+        let testPool = (0..<(tests * 8)).map { test in
+            (0..<Self.requestsPerTest).map { BenchmarkFixtures.request(Self.testURL(test: test, request: $0)) }
+        }
+
+        Progress.log("shapes: registering stubs")
+        let computed = await ScopedWorker.scoped { scope in
+            await scope.stub(.get(BenchmarkFixtures.origin + "/users/{id}")) { request in
+                .data(computedBody, headers: ["X-User-ID": request.pathParameters["id"] ?? ""])
+            }
+        }
+        let template = await ScopedWorker.scoped { scope in
+            await scope.stub(.get(BenchmarkFixtures.origin + "/items/{id}"), with: .data(templateBody))
+        }
+        let unmatched = await ScopedWorker.scoped { scope in
+            await scope.stub(.get(BenchmarkFixtures.singleURL.absoluteString), with: .data(templateBody))
+        }
+        let outside = await ScopedWorker.unscoped()
+
+        let computedHandler: HandlerMockURLProtocol.Handler = { request in
+            let url = request.url!
+            let headers = ["Content-Length": String(baselineBody.count), "X-User-ID": url.lastPathComponent]
+            return (HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)!, baselineBody)
+        }
+        let testRotation = TestRotation(count: testPool.count)
+        let cases = [
+            PairedCase(
+                RequestComparison(
+                    name: "computed stub `{ request in ... }` echoing a path parameter, a different URL every request",
+                    worker: computed,
+                    baseline: (users, .body(baselineBody)),
+                    variant: (users, .body(computedBody)),
+                    baselineSession: HandlerMockURLProtocol.session,
+                    requestsPerBatch: batch,
+                    goals: ComparisonGoals(cpu: .ratioAtMost(1.15), contextSwitches: .differenceAtMost(0.1))
+                ),
+                prepare: { HandlerMockURLProtocol.setHandler(computedHandler) }
+            ),
+            PairedCase(RequestComparison(
+                name: "template stub `/items/{id}` with a fixed body, a different URL every request",
+                worker: template,
+                baseline: (items, .body(baselineBody)),
+                variant: (items, .body(templateBody)),
+                requestsPerBatch: batch,
+                goals: .parity
+            )),
+            PairedCase(
+                name: "one test: open a scope, register \(Self.requestsPerTest) stubs, make \(Self.requestsPerTest) requests to them, end the scope (per request)",
+                goals: ComparisonGoals(cpu: .ratioAtMost(1.10), contextSwitches: .differenceAtMost(0.1)),
+                baseline: {
+                    let first = testRotation.baselineStart(advancingBy: tests)
+                    return await outside.run { await Self.baselineTests(testPool, from: first, count: tests, body: baselineBody) }
+                },
+                variant: {
+                    let first = testRotation.variantStart(advancingBy: tests)
+                    return await outside.run { await Self.stubbedTests(testPool, from: first, count: tests, body: testBody) }
+                }
+            ),
+            PairedCase(RequestComparison(
+                name: "unmatched request: URLError with the near-miss report",
+                worker: unmatched,
+                baseline: ([missing], .failure),
+                variant: ([missing], .failure),
+                requestsPerBatch: batch,
+                goals: ComparisonGoals(wall: .ratioAtMost(1.5), cpu: .ratioAtMost(1.5))
+            )),
+        ]
+        let comparisons = await PairedCase.measure(cases, pairs: pairs, warmUpPairs: warmUpPairs, label: "shapes")
+        HandlerMockURLProtocol.setHandler(nil)
+
+        var emptySamples: [BatchSample] = []
+        for round in 0...emptyScopes.samples {
+            Progress.log("shapes: empty scopes \(round)/\(emptyScopes.samples)")
+            let count = emptyScopes.perSample
+            let sample = await outside.run { await Self.emptyScopes(count) }
+            if round > 0 { emptySamples.append(sample) } // The first warms up.
+        }
+
+        let unmatchedReports = await unmatched.finish()
+        for worker in [computed, template, outside] {
+            await worker.finish()
+        }
+        let rows = [
+            ReportRow.samples("empty `withStubScope { _ in }`, wall time per scope", unit: "µs", emptySamples.map(\.wallPerRequest), isReference: false),
+            ReportRow.samples("empty `withStubScope { _ in }`, CPU time per scope", unit: "µs", emptySamples.map(\.cpuPerRequest), isReference: false),
+        ]
+        return section(comparisons, rows: rows, unmatchedReports: unmatchedReports)
+    }
+
+    /// The URL of user `index`, answered by the computed stub.
+    static func userURL(_ index: Int) -> URL {
+        URL(string: BenchmarkFixtures.origin + "/users/\(index)")!
+    }
+
+    /// The URL of request `request` of test `test`.
+    static func testURL(test: Int, request: Int) -> URL {
+        URL(string: BenchmarkFixtures.origin + "/tests/\(test)/resource-\(request)")!
+    }
+
+    /// Runs `count` tests the hand-rolled way, from test `first` of `pool`: each
+    /// sets a handler that answers its URLs from a table it builds, makes its
+    /// requests, and clears the handler.
+    static func baselineTests(_ pool: [[URLRequest]], from first: Int, count: Int, body: Data) async -> BatchSample {
+        var answers: [Data?] = []
+        answers.reserveCapacity(count * requestsPerTest)
+        let meter = BatchMeter()
+        for test in 0..<count {
+            let requests = pool[(first + test) % pool.count]
+            var table: [URL: Data] = [:]
+            for request in requests {
+                table[request.url!] = body
+            }
+            HandlerMockURLProtocol.setHandler { [table] request in
+                let url = request.url!
+                guard let body = table[url] else { throw URLError(.unsupportedURL) }
+                return (HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": String(body.count)])!, body)
+            }
+            for request in requests {
+                answers.append(await RequestTimer.answer(request, through: HandlerMockURLProtocol.session, style: .async))
+            }
+            HandlerMockURLProtocol.setHandler(nil)
+        }
+        var sample = meter.stop(requests: count * requestsPerTest, requestMicroseconds: [], unexpected: 0)
+        sample.unexpected = answers.count(where: { $0 != body })
+        return sample
+    }
+
+    /// Runs `count` tests with URLStubs, from test `first` of `pool`: each opens a
+    /// scope, registers a stub per URL, makes its requests, and ends the scope.
+    static func stubbedTests(_ pool: [[URLRequest]], from first: Int, count: Int, body: Data) async -> BatchSample {
+        var answers: [Data?] = []
+        answers.reserveCapacity(count * requestsPerTest)
+        var failedScopes = 0
+        let meter = BatchMeter()
+        for test in 0..<count {
+            let requests = pool[(first + test) % pool.count]
+            do {
+                answers += try await withStubScope { scope in
+                    for request in requests {
+                        await scope.stub(.get(request.url!.absoluteString), with: .data(body))
+                    }
+                    var answers: [Data?] = []
+                    for request in requests {
+                        answers.append(await RequestTimer.answer(request, through: BenchmarkFixtures.stubbedSession, style: .async))
+                    }
+                    return answers
+                }
+            } catch {
+                failedScopes += 1
+            }
+        }
+        var sample = meter.stop(requests: count * requestsPerTest, requestMicroseconds: [], unexpected: 0)
+        sample.unexpected = answers.count(where: { $0 != body }) + failedScopes * requestsPerTest
+        return sample
+    }
+
+    /// Opens and ends `count` empty scopes; one "request" per scope.
+    static func emptyScopes(_ count: Int) async -> BatchSample {
+        var failed = 0
+        let meter = BatchMeter()
+        for _ in 0..<count {
+            do {
+                try await withStubScope { _ in }
+            } catch {
+                failed += 1
+            }
+        }
+        return meter.stop(requests: count, requestMicroseconds: [], unexpected: failed)
+    }
+
+    /// Builds the report section.
+    private func section(_ comparisons: [Comparison], rows: [ReportRow], unmatchedReports: Int) -> ReportSection {
+        let batch = Format.number(Double(requestsPerBatch), digits: 0)
+        var notes = [
+            "Which row is your suite: tests whose stubs compute answers from the request (`stub(...) { request in ... }`) read the computed row; tests that stub URL templates with fixed bodies read the template row; the one-test row is the whole cost per request of a typical short test (scope, a few stubs, a few requests); the unmatched row is what a request no stub matches costs (its URLError carries the near-miss report).",
+            "Method: as in the interception section: batches of \(batch) requests alternate the hand-rolled protocol's session (B) and URLStubs' session (V) as B V V B ...; \(warmUpPairs) warm-up pair(s) per comparison are discarded; CPU time is the whole process's and context switches are getrusage's over the batch, divided by its requests; paired figures are medians over pairs.",
+            "Baselines: the computed and one-test rows use a blog-post MockURLProtocol with a static request handler (behind a lock), called per request in startLoading(), which builds the HTTPURLResponse and returns the body; the template and unmatched rows use the static-dictionary protocol of the interception section.",
+            "Computed row: the stub `.get(\"…/users/{id}\") { request in .data(body, headers: [\"X-User-ID\": request.pathParameters[\"id\"]]) }` (a closure without await: answered inline); the baseline's handler reads the URL's last path component into the same header. Every request of a batch asks for another user.",
+            "One-test row: each test (\(Self.requestsPerTest) requests, so \(requestsPerBatch / Self.requestsPerTest) tests per batch) uses URLs of its own. URLStubs: `withStubScope { scope in ... }` registering `.get(url) with: .data(body)` per URL, then the requests, then the scope's end (verification included). Baseline: build a 5-entry table, set the handler, make the requests, clear the handler.",
+            "Empty scope rows: `try await withStubScope { _ in }` in a loop of \(Format.number(Double(emptyScopes.perSample), digits: 0)) on a task outside any scope, per scope; median over \(emptyScopes.samples) samples after one warm-up. (The Swift Testing trait adds the trait's own work per test; it cannot run outside a test run, so it is not measured here.)",
+        ]
+        let unexpected = comparisons.filter { $0.unexpected != 0 }
+        if unexpected.isEmpty {
+            notes.append("Every measured request ended as expected (the right body, or an error for the unmatched row).")
+        } else {
+            notes.append("UNEXPECTED answers (wrong body or error): " + unexpected.map { "\($0.name): \($0.unexpected)" }.joined(separator: ", "))
+        }
+        notes.append("The unmatched comparison's scope reported \(Format.number(Double(unmatchedReports), digits: 0)) problems when it ended (one per unmatched URLStubs request, warm-up included).")
+        return ReportSection(
+            name: MeasurementKind.shapes.rawValue,
+            title: "Suite shapes: computed and template stubs, a whole test, unmatched requests; per request",
+            baseline: "hand-rolled MockURLProtocol answering synchronously in startLoading, same task, paired",
+            comparisons: comparisons,
+            rows: rows,
+            notes: notes
+        )
+    }
+}
+
+/// Where the next batch of tests starts in the pool, for each side: each side
+/// takes the tests after the ones its previous batch ran.
+private final class TestRotation: @unchecked Sendable {
+    // @unchecked: both counters are read and written only while `lock` is held.
+    private let lock = NSLock()
+    private let count: Int
+    private var baseline = 0
+    private var variant = 0
+
+    init(count: Int) {
+        self.count = count
+    }
+
+    func baselineStart(advancingBy tests: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        let start = baseline
+        baseline = (baseline + tests) % count
+        return start
+    }
+
+    func variantStart(advancingBy tests: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        let start = variant
+        variant = (variant + tests) % count
+        return start
+    }
+}
