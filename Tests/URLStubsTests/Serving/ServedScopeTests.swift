@@ -155,6 +155,23 @@ struct ServedScopeTests {
         }
     }
 
+    @Test("a throttled body is sent at its rate, in slices, and arrives whole")
+    func throttled() async throws {
+        try await withStubScope { scope in
+            let body = Data((0..<4_000).map { UInt8($0 % 251) })
+            // 4,000 bytes at 20,000 bytes per second: 0.2 s, in slices of 1/20 s worth.
+            await scope.stub(.get("/slow"), with: .data(body).throttled(bytesPerSecond: 20_000))
+            let server = try await scope.serve()
+            let start = ContinuousClock.now
+            let (data, response) = try await plainSession().data(from: server.baseURL.appendingPathComponent("slow"))
+            let elapsed = ContinuousClock.now - start
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(data == body)
+            // Only a floor: a loaded machine may take longer, never shorter.
+            #expect(elapsed >= .milliseconds(140))
+        }
+    }
+
     @Test("the server stops when its scope ends: the port refuses connections")
     func stopsWithTheScope() async throws {
         let server = try await withStubScope { scope in
