@@ -128,6 +128,19 @@ struct RedactionTests {
         #expect(!(error?.description.contains("ghp_") ?? true))
     }
 
+    @Test("the shell's working directories (PWD, OLDPWD) and agent sockets are no secrets, though their names hold secret words: a report naming the directory is written whole")
+    func workingDirectoryIsNoSecret() throws {
+        let traffic = [Self.exchange(url: URL(string: "https://api.example.com/echo")!, responseBody: "built in /work/project and /work/previous, agent at /tmp/ssh-agent.sock")]
+        let environment = ["PWD": "/work/project", "OLDPWD": "/work/previous", "SSH_AUTH_SOCK": "/tmp/ssh-agent.sock", "DB_PWD": "hunter2-db"]
+        let (error, text) = try Self.record(traffic, environment: environment)
+        #expect(error == nil)
+        #expect(text?.contains("built in /work/project and /work/previous, agent at /tmp/ssh-agent.sock") == true)
+        // A variable whose name only contains such a word still counts.
+        let echoed = [Self.exchange(url: URL(string: "https://api.example.com/echo")!, responseBody: "db password hunter2-db")]
+        let (refusal, _) = try Self.record(echoed, environment: environment)
+        #expect(refusal?.description.contains("the value of the environment variable DB_PWD") == true)
+    }
+
     @Test("a secret echoed in the URL is masked in the error")
     func secretInURL() throws {
         let traffic = [Self.exchange(

@@ -15,6 +15,10 @@ enum LeakScan {
     /// replaced where it was removed; it is only not looked for elsewhere, where
     /// three characters would be found by chance.
     static let minimumValueLength = 4
+    /// Environment variables whose names hold a secret word but whose values are
+    /// not secrets, and turn up in every report: the shell's working directories
+    /// (`PWD`: "pwd") and the agents' socket paths ("auth", "key").
+    static let notSecretEnvironmentNames: Set<String> = ["PWD", "OLDPWD", "SSH_AUTH_SOCK", "GPG_AGENT_INFO", "SSH_AGENT_PID"]
     /// The shortest piece of a removed value (`Bearer abc…` → `abc…`), removed
     /// value of digits only, and environment variable value that is looked for.
     static let minimumPieceLength = 6
@@ -60,7 +64,7 @@ enum LeakScan {
                 }
             }
         }
-        for (name, value) in environment.sorted(by: { $0.key < $1.key }) where Redaction.looksSecret(name) {
+        for (name, value) in environment.sorted(by: { $0.key < $1.key }) where Redaction.looksSecret(name) && !notSecretEnvironmentNames.contains(name) {
             add(value, "the value of the environment variable \(name)", minimum: minimumPieceLength)
         }
         return secrets
