@@ -62,13 +62,14 @@ enum FailureArtifacts {
     /// The HAR file (`nil` when withheld) and the report, scrubbed of every secret
     /// of the traffic, from one redaction of `traffic`.
     private static func contents(scope: String, problems: [StubProblem], traffic: [RecordedExchange], archive: TrafficArchive) -> (har: Data?, report: String) {
+        let har = archive.har // Encoded when read: read once.
         let note: String
-        switch archive.har {
+        switch har {
         case .success: note = IntegrationMessages.trafficAttached(traffic.count)
         case let .failure(error): note = IntegrationMessages.trafficWithheld(String(describing: error))
         }
         let report = IntegrationMessages.artifactReport(scope: scope, problems: problems, trafficNote: note)
-        return (try? archive.har.get(), archive.scrub(report))
+        return (try? har.get(), archive.scrub(report))
     }
 }
 

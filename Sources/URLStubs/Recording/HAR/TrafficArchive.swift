@@ -7,12 +7,27 @@ import Foundation
 public struct TrafficArchive {
     /// The HAR file of the traffic (requests still waiting or cancelled included as
     /// failures), or ``CassetteError/leakedSecret(path:leak:)`` when a secret
-    /// survived redaction: a failure report must not publish it either.
-    public let har: Result<Data, CassetteError>
+    /// survived redaction: a failure report must not publish it either. Encoded
+    /// when read: scrubbing a message needs only the secrets.
+    public var har: Result<Data, CassetteError> {
+        switch redaction {
+        case let .failure(error):
+            return .failure(error)
+        case let .success(redacted):
+            if let leak = LeakScan.firstLeak(in: redacted, of: secrets) {
+                return .failure(.leakedSecret(path: "(failure report)", leak: leak))
+            }
+            return Result { try HARFile(redacted).encoded() }.mapError { .unwritable(path: "(failure report)", reason: $0.localizedDescription) }
+        }
+    }
+    /// The traffic's entries, redacted, or why they could not be.
+    private let redaction: Result<[CassetteEntry], CassetteError>
     /// Every value the redaction removed, and the secret environment values.
+    private let secrets: [LeakScan.Secret]
+    /// The same, ready to search text.
     private let search: SecretSearch
 
-    /// Redacts `traffic` and builds its HAR file.
+    /// Redacts `traffic`, keeping what its HAR file is made of.
     public init(_ traffic: [RecordedExchange], environment: [String: String] = ProcessInfo.processInfo.environment) {
         let entries = traffic.map { exchange in
             CassetteEntry(exchange) ?? CassetteEntry(
@@ -25,18 +40,13 @@ public struct TrafficArchive {
         }
         do {
             var redactor = try Redactor(.standard)
-            let redacted = redactor.redact(entries)
-            let secrets = LeakScan.secrets(removed: redactor.removals, environment: environment)
-            search = SecretSearch(secrets)
-            if let leak = LeakScan.firstLeak(in: redacted, of: secrets) {
-                har = .failure(.leakedSecret(path: "(failure report)", leak: leak))
-            } else {
-                har = Result { try HARFile(redacted).encoded() }.mapError { .unwritable(path: "(failure report)", reason: $0.localizedDescription) }
-            }
+            redaction = .success(redactor.redact(entries))
+            secrets = LeakScan.secrets(removed: redactor.removals, environment: environment)
         } catch {
-            search = SecretSearch(LeakScan.secrets(removed: [], environment: environment))
-            har = .failure(error)
+            redaction = .failure(error)
+            secrets = LeakScan.secrets(removed: [], environment: environment)
         }
+        search = SecretSearch(secrets)
     }
 
     /// `text` (a failure report, a console message) with every secret the traffic
