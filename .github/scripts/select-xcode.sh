@@ -8,10 +8,13 @@
 # (https://github.com/actions/runner-images, macos-26 image readme).
 set -euo pipefail
 want=${1:?newest or a version prefix such as 26.0}
+# Released Xcodes only: the images also hold betas and release candidates
+# (Xcode_26.x_beta*.app, Xcode_26.x_Release_Candidate*.app).
+released() { grep -Evi 'beta|release_candidate|_rc' || true; }
 if [ "$want" = newest ]; then
-    app=$(ls -d /Applications/Xcode_26*.app | sort -V | tail -n 1)
+    app=$( (ls -d /Applications/Xcode_26*.app 2>/dev/null || true) | released | sort -V | tail -n 1)
 else
-    app=$(ls -d /Applications/Xcode_"$want"*.app | sort -V | head -n 1)
+    app=$( (ls -d /Applications/Xcode_"$want"*.app 2>/dev/null || true) | released | sort -V | head -n 1)
 fi
 [ -n "$app" ] || { echo "no Xcode matching $want in /Applications" >&2; ls -d /Applications/Xcode* >&2; exit 1; }
 sudo xcode-select -s "$app/Contents/Developer"

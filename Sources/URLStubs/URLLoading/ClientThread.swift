@@ -16,7 +16,10 @@ import Foundation
 /// - Elsewhere (Apple's Network.framework loader calls the protocol on a queue of
 ///   its own): on the serial operation queue `startLoading()` ran on, when it ran on
 ///   one; otherwise on a serial queue of the delivery's own, so that its calls are
-///   made one at a time and in order.
+///   made one at a time and in order. There, unlike the other places, the calls
+///   are not made where `stopLoading()` comes: the calls already taken for delivery
+///   when `stopLoading()` starts may still be made after it. No public API names a
+///   dispatch queue to send work to.
 enum ClientThread: @unchecked Sendable {
     // @unchecked: the run loop is only used through `schedule`, which calls
     // thread-safe CFRunLoop functions (Apple) or adds a timer (Linux), the task only

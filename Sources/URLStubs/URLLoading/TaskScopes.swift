@@ -17,8 +17,12 @@ import Foundation
 /// Apple's Network.framework loader (`usesClassicLoadingMode = false`) may give
 /// the protocol another object than the task that was resumed. For that case each
 /// tag is also filed under the task's ``ResumeKey`` (its identifier, method and
-/// URL): a protocol whose own task was never tagged takes the scope of the live
-/// tasks resumed under the same key, if they all agree, and is refused otherwise.
+/// URL): a protocol whose own task of that loader was never tagged takes the scope
+/// of the live tasks resumed under the same key, if they all agree, and is refused
+/// otherwise. Identifiers count within a session, so tests that each build their
+/// own session and request one URL at the same time make such keys ambiguous:
+/// those requests are refused, which is why stubbed configurations select the
+/// classic loader.
 ///
 /// Entries hold their task weakly and are swept once the table has doubled since
 /// the last sweep, so a finished task's entry costs nothing for long.
@@ -86,6 +90,8 @@ final class TaskScopes: Sendable {
     /// Tags `task` with `scope`, unless it has a tag already.
     func tag(_ task: URLSessionTask, with scope: StubScope?) {
         let identifier = ObjectIdentifier(task)
+        let isTagged = table.withLock { table in table.entries[identifier].map { $0.task === task } ?? false }
+        guard !isTagged else { return } // A later resume, or a hooked superclass's resume.
         let key = ResumeKey(task) // Read outside the lock: each read calls Foundation.
         table.withLock { table in
             if let existing = table.entries[identifier], existing.task === task {
@@ -103,7 +109,12 @@ final class TaskScopes: Sendable {
         }
     }
 
-    /// The tag of `task`, or else the scope its stand-in's key leads to.
+    /// The tag of `task`, or else, for a task of the Network.framework loader
+    /// (its class name starts with `NW`), the scope its stand-in's key leads to.
+    ///
+    /// The key is looked up among live tasks: a task is held by its session while
+    /// it runs, so the task a stand-in stands for is among them while the
+    /// protocol loads it.
     func tag(of task: URLSessionTask) -> Tag {
         let identifier = ObjectIdentifier(task)
         if let own = table.withLock({ table -> Tag? in
@@ -112,6 +123,8 @@ final class TaskScopes: Sendable {
         }) {
             return own
         }
+        // A classic task that was never tagged borrows no other task's scope.
+        guard String(describing: type(of: task)).hasPrefix("NW") else { return .untagged }
         let key = ResumeKey(task)
         return table.withLock { table in
             let live = (table.byKey[key] ?? []).compactMap { table.entries[$0] }.filter { $0.task != nil }

@@ -24,11 +24,14 @@ struct AppleLoaderTests {
         ClassicLoadingMode.isClassic(.ephemeral) != nil
     }
 
-    @Test("stubbed configurations select the classic loader where the OS has a choice")
+    @Test("stubbed configurations select the classic loader where the OS has a choice, even from a base set to the other")
     func stubbedSelectsTheClassicLoader() throws {
         let expected: Bool? = Self.hasNetworkLoader ? true : nil
         #expect(ClassicLoadingMode.isClassic(.stubbed) == expected)
-        #expect(ClassicLoadingMode.isClassic(try .stubbed(from: .default)) == expected)
+        let base = URLSessionConfiguration.default
+        ClassicLoadingMode.select(false, on: base)
+        #expect(ClassicLoadingMode.isClassic(base) == (Self.hasNetworkLoader ? false : nil))
+        #expect(ClassicLoadingMode.isClassic(try .stubbed(from: base)) == expected)
     }
 
     @Test("the resume hook also covers NWURLSessionTask where the OS has it", .enabled(if: NSClassFromString("NWURLSessionTask") != nil))
@@ -45,6 +48,7 @@ struct AppleLoaderTests {
     )
     func parallelScopesOnTheNetworkLoader(index: Int) async throws {
         try await withStubScope { scope in
+            #expect(ClassicLoadingMode.isClassic(Self.networkLoaderSession.configuration) == false)
             await scope.stub(.get(url("/network-loader")), with: .text("scope \(index)"))
             let (data, response) = try await Self.networkLoaderSession.data(for: URLRequest(url: url("/network-loader")))
             #expect(String(decoding: data, as: UTF8.self) == "scope \(index)")
