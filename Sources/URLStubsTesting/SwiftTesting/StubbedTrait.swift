@@ -84,6 +84,12 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
         }
         BaselineTally.current?.add(outcome.usage)
         StubProblemReporter.report(outcome.problems, fallback: location)
+        if let seedNote = outcome.seedNote, !outcome.problems.contains(where: { !$0.isWarning }) {
+            // Swift Testing tells a trait nothing of the test's failed expectations:
+            // the seed is said for every seeded test case, as a warning, so that a
+            // test that fails for any reason can be replayed.
+            Issue.record(Comment(rawValue: IntegrationMessages.seededTestCase(seedNote)), severity: .warning, sourceLocation: location.swiftTesting)
+        }
         FailureArtifacts.attach(outcome)
         if case let .failure(error as URLError) = outcome.result,
            outcome.problems.contains(where: { $0.message == error.localizedDescription }) {

@@ -37,8 +37,13 @@ open class StubbedTestCase: XCTestCase {
         StubScope.withBinding(opened) {
             super.invokeTest()
         }
+        let seedNote = StubScope.seedNote(of: opened)
         let (problems, traffic) = StubScope.finishDetachedScope(opened)
         StubProblemReporter.report(problems, fallback: nil, testCase: self)
+        if let seedNote, problems.isEmpty, testRun.map({ !$0.hasSucceeded }) ?? false {
+            // The test failed for a reason of its own: say how to replay its faults.
+            print(IntegrationMessages.seededTestCase(seedNote))
+        }
         if let written = FailureArtifacts.write(scope: name, problems: problems, traffic: traffic) {
             print(written)
         }
