@@ -163,6 +163,11 @@ public final class ManualClock: Clock, Sendable {
     /// sleepers, not sleeps begun since the call: after an advance has woken the one
     /// sleeper, `waitForSleepers(atLeast: 1)` waits for the next sleep.
     ///
+    /// This wait has no bound: when the code under test might not sleep (it may
+    /// finish, fail or await something else), use
+    /// ``waitForSleepers(atLeast:timeout:)``, which fails saying what is sleeping
+    /// instead of hanging the test.
+    ///
     /// - Throws: `CancellationError` when the calling task is cancelled before
     ///   enough sleepers come (the wait then ends at once and leaves nothing behind).
     public func waitForSleepers(atLeast count: Int) async throws {
