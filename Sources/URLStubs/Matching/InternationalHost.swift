@@ -22,8 +22,9 @@ enum InternationalHost {
         case labelTooLong(Substring)
     }
 
-    /// The ASCII form of `host`, which contains at least one non-ASCII byte.
-    static func ascii(_ host: Substring) throws(Refusal) -> String {
+    /// The ASCII form of `host`, which contains at least one non-ASCII byte, or
+    /// why it has none.
+    static func ascii(_ host: Substring) -> Result<String, Refusal> {
         var labels: [String] = []
         let separators: Set<Character> = [".", "\u{3002}", "\u{FF0E}", "\u{FF61}"]
         for label in host.split(omittingEmptySubsequences: false, whereSeparator: separators.contains) {
@@ -31,8 +32,8 @@ enum InternationalHost {
                 labels.append(String(label))
                 continue
             }
-            for character in label where !isLabelCharacter(character) {
-                throw .character(character)
+            if let character = label.first(where: { !isLabelCharacter($0) }) {
+                return .failure(.character(character))
             }
             let mapped = String(label).lowercased().precomposedStringWithCompatibilityMapping
             guard mapped.utf8.contains(where: { $0 >= 0x80 }) else {
@@ -40,11 +41,11 @@ enum InternationalHost {
                 continue
             }
             guard let encoded = Punycode.encode(Array(mapped.unicodeScalars)) else {
-                throw .labelTooLong(label)
+                return .failure(.labelTooLong(label))
             }
             labels.append("xn--" + encoded)
         }
-        return labels.joined(separator: ".")
+        return .success(labels.joined(separator: "."))
     }
 
     /// Whether `character` may stand in a label that is mapped and encoded: an

@@ -72,7 +72,7 @@ struct URLPattern: Sendable {
         // sends (`bücher.example` as `xn--bcher-kva.example`).
         let isInternational = host.utf8.contains { $0 >= 0x80 }
         if isInternational {
-            switch Result(catching: { () throws(InternationalHost.Refusal) in try InternationalHost.ascii(host) }) {
+            switch InternationalHost.ascii(host) {
             case let .success(ascii):
                 host = ascii[...]
             case let .failure(.character(character)):

@@ -40,8 +40,9 @@ open class StubbedTestCase: XCTestCase {
         let seedNote = StubScope.seedNote(of: opened)
         let (problems, traffic) = StubScope.finishDetachedScope(opened)
         StubProblemReporter.report(problems, fallback: nil, testCase: self)
-        if let seedNote, problems.isEmpty, testRun.map({ !$0.hasSucceeded }) ?? false {
-            // The test failed for a reason of its own: say how to replay its faults.
+        if let seedNote, problems.isEmpty {
+            // Say how to replay the test's faults, should it have failed for a reason
+            // of its own (its problems, when it has any, end with the seed already).
             print(IntegrationMessages.seededTestCase(seedNote))
         }
         if let written = FailureArtifacts.write(scope: name, problems: problems, traffic: traffic) {

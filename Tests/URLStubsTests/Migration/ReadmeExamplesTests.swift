@@ -1,0 +1,182 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import Testing
+import URLStubs
+
+// Blocks of README.md, compiled and run. Each sits between `// snippet: NAME` and
+// `// end snippet` and must stay identical to the README's block marked
+// `<!-- snippet: NAME -->` (checked below). The names they use are defined here.
+
+// MARK: - What the snippets use
+
+private let orders = ["order 1", "order 2"]
+private let client = OrdersClient()
+
+/// A client that retries transient failures (timeouts, lost connections, 429, 503)
+/// at once, up to ten attempts.
+private struct OrdersClient {
+    func ordersRetryingTransientFailures() async throws -> [String] {
+        var lastError: (any Error)?
+        for _ in 0..<10 {
+            do {
+                let (data, response) = try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/orders")!)
+                guard let status = (response as? HTTPURLResponse)?.statusCode, status != 429, status != 503 else { continue }
+                return try JSONDecoder().decode([String].self, from: data)
+            } catch let error as URLError where [.timedOut, .networkConnectionLost].contains(error.code) {
+                lastError = error
+            }
+        }
+        throw lastError ?? URLError(.badServerResponse)
+    }
+}
+
+private let feed = ["post 1", "post 2"]
+private let feedURL = URL(string: "https://api.example.com/feed")!
+
+/// A client that retries a 503 after 1, 2, 4… seconds on its clock.
+private struct FeedClient {
+    let session: URLSession
+    let clock: any Clock<Duration>
+
+    func load() async throws -> [String] {
+        var backoff = Duration.seconds(1)
+        while true {
+            let (data, response) = try await session.data(from: feedURL)
+            if (response as? HTTPURLResponse)?.statusCode != 503 {
+                return try JSONDecoder().decode([String].self, from: data)
+            }
+            try await clock.sleep(for: backoff)
+            backoff *= 2
+        }
+    }
+}
+
+private typealias User = UserClient.User
+
+// MARK: - The snippets
+
+// snippet: seeded-faults
+@Test func ordersSurviveAFlakyNetwork() async throws {
+    try await withStubScope { scope in
+        await scope.stub(.get("https://api.example.com/orders"), with: .json(orders))
+        // 30% of requests fail: a timeout, a lost connection, 503, or 429 with Retry-After: 1.
+        await scope.injectFaults(rate: 0.3, latency: .logNormal(median: .milliseconds(20), sigma: 0.5))
+        for _ in 0..<20 {
+            let fetched = try await client.ordersRetryingTransientFailures()
+            #expect(fetched == orders)
+        }
+    }
+}
+// end snippet
+
+// snippet: manual-clock
+@Test func retriesAfterBackoff() async throws {
+    let clock = ManualClock()
+    try await withStubScope(clock: clock) { scope in
+        await scope.stub(.get("https://api.example.com/feed"),
+                         with: .sequence([.status(503), .status(503), .json(feed)]))
+        let loading = Task { try await FeedClient(session: .stubbed, clock: clock).load() }
+        try await clock.waitForSleepers(atLeast: 1)   // the client sleeps its first backoff
+        await clock.advance(by: .seconds(1))
+        try await clock.waitForSleepers(atLeast: 1)
+        await clock.advance(by: .seconds(2))
+        #expect(try await loading.value == feed)
+        #expect(await scope.exchanges.map(\.startedAt) == [.zero, .seconds(1), .seconds(3)])
+    }
+}
+
+@Test func timesOut() async throws {
+    let clock = ManualClock()
+    try await withStubScope(clock: clock) { scope in
+        await scope.stub(.get("https://api.example.com/feed"), with: .never)
+        let loading = Task { try await URLSession.stubbed.data(from: feedURL) }   // timeoutInterval 60 s
+        try await clock.waitForSleepers(atLeast: 1)
+        await clock.advance(by: .seconds(60))
+        // The URLError carries a message and the URL: match its code, not the whole error.
+        let error = await #expect(throws: URLError.self) { try await loading.value }
+        #expect(error?.code == .timedOut)
+    }
+}
+// end snippet
+
+// snippet: trait
+import Testing
+import URLStubsTesting
+
+@Suite(.stubbed { scope in
+    // A baseline every test case of the suite gets, in its own scope.
+    await scope.stub(.get("https://api.example.com/config"), with: .json(["theme": "dark"]))
+})
+struct UserClientTests {
+    @Test(arguments: 1...40)
+    func fetchesEachUser(id: Int) async throws {
+        let scope = StubScope.currentTest()
+        await scope.stub(.get("https://api.example.com/users/\(id)"), with: .json(User(id: id, name: "User \(id)")), times: .once)
+        #expect(try await UserClient(session: .stubbed).user(id: id).id == id)
+    }
+
+    @Test func readsTheBaselineConfig() async throws {   // a baseline no test used is reported
+        let (data, _) = try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/config")!)
+        #expect(try JSONDecoder().decode([String: String].self, from: data) == ["theme": "dark"])
+    }
+}
+// end snippet
+
+// MARK: - Keeping README.md and this file in step
+
+/// The HAR file of README's minimal-har block.
+private let minimalHAR = #"""
+{"log": {"entries": [
+  {"request": {"method": "GET", "url": "https://api.example.com/users/1"},
+   "response": {"status": 200, "content": {"text": "{\"id\":1}"}}}
+]}}
+"""#
+
+@Suite("README's examples", .timeLimit(.minutes(1)))
+struct ReadmeExamplesTests {
+    private static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The README's marked blocks of any language, by name: (language, code).
+    static func markedBlocks(_ text: String) -> [String: [String]] {
+        var blocks: [String: [String]] = [:]
+        for match in text.matches(of: /<!-- snippet: (\S+) -->\n```(\w+)\n((?:.*\n)*?)```/) {
+            blocks[String(match.output.1)] = [String(match.output.2), String(match.output.3)]
+        }
+        return blocks
+    }
+
+    @Test("every marked Swift block of README.md is compiled, identical, in this file; the marked JSON block is the HAR replayed below")
+    func readmeMatchesThisFile() throws {
+        let readme = try String(contentsOf: Self.root.appending(path: "README.md"), encoding: .utf8)
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let blocks = Self.markedBlocks(readme)
+        #expect(blocks.keys.sorted() == ["manual-clock", "minimal-har", "seeded-faults", "trait"])
+        let compiled = ComingFromGuideTests.sourceSnippets(source)
+        #expect(ComingFromGuideTests.guideSnippets(readme) == compiled)
+        #expect(blocks["minimal-har"] == ["json", minimalHAR + "\n"])
+    }
+
+    @Test("a HAR file with only the fields README names replays: its body, as text or base64, with its status")
+    func minimalHARReplays() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-har-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("minimal.har")
+        try Data(minimalHAR.utf8).write(to: file)
+        let base64 = directory.appendingPathComponent("base64.har")
+        try Data(#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://api.example.com/bytes"}, "response": {"status": 201, "content": {"text": "AAEC", "encoding": "base64"}}}]}}"#.utf8).write(to: base64)
+        try await withStubScope { scope in
+            try await scope.replay(har: file)
+            try await scope.replay(har: base64)
+            let (data, response) = try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/users/1")!)
+            #expect(String(decoding: data, as: UTF8.self) == #"{"id":1}"#)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            let (bytes, second) = try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/bytes")!)
+            #expect(bytes == Data([0, 1, 2]))
+            #expect((second as? HTTPURLResponse)?.statusCode == 201)
+        }
+    }
+}
