@@ -124,6 +124,47 @@ struct UserClientTests {
 }
 // end snippet
 
+// snippet: scenarios
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import URLStubs
+
+@Test func fillsACart() async throws {
+    try await withStubScope { scope in
+        let cart = await scope.scenario("cart", startingIn: "empty")
+        await scope.stub(.get("https://shop.example/cart"), with: .json(["items": 0]), when: cart.is("empty"))
+        await scope.stub(.post("https://shop.example/cart/items"), with: .status(201),
+                         when: cart.is("empty"), then: cart.moves(to: "filled"))
+        await scope.stub(.get("https://shop.example/cart"), with: .json(["items": 1]), when: cart.is("filled"))
+
+        var add = URLRequest(url: URL(string: "https://shop.example/cart/items")!)
+        add.httpMethod = "POST"
+        _ = try await URLSession.stubbed.data(for: add)
+        let (data, _) = try await URLSession.stubbed.data(from: URL(string: "https://shop.example/cart")!)
+
+        #expect(try JSONDecoder().decode([String: Int].self, from: data) == ["items": 1])
+        #expect(await cart.state == "filled")
+        await cart.move(to: "empty")   // or set the state from the test
+    }
+}
+// end snippet
+
+// snippet: xctest
+import XCTest
+import URLStubsTesting
+
+final class UserClientXCTests: StubbedTestCase {
+    func testFetchesAUser() async throws {
+        await stubScope.stub(.get("https://api.example.com/users/1"), with: .json(User(id: 1, name: "Ada")))
+        let user = try await UserClient(session: .stubbed).user(id: 1)
+        XCTAssertEqual(user.id, 1)
+    }
+}
+// end snippet
+
 // MARK: - Keeping README.md and this file in step
 
 /// The HAR file of README's minimal-har block.
@@ -153,10 +194,54 @@ struct ReadmeExamplesTests {
         let readme = try String(contentsOf: Self.root.appending(path: "README.md"), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let blocks = Self.markedBlocks(readme)
-        #expect(blocks.keys.sorted() == ["manual-clock", "minimal-har", "seeded-faults", "trait"])
+        #expect(blocks.keys.sorted() == ["manual-clock", "minimal-har", "scenarios", "seeded-faults", "trait", "xctest"])
         let compiled = ComingFromGuideTests.sourceSnippets(source)
         #expect(ComingFromGuideTests.guideSnippets(readme) == compiled)
         #expect(blocks["minimal-har"] == ["json", minimalHAR + "\n"])
+    }
+
+    /// The first lines of README's complete Swift blocks that are not compiled yet:
+    /// the quick start's app code and tests declare `User` and `UserClient`, which
+    /// this test module declares too, and the ordering example needs a dashboard
+    /// client. Each one compiled comes off this list.
+    static let notYetCompiled = [
+        "import Foundation\n#if canImport(FoundationNetworking)\nimport FoundationNetworking\n#endif\n\nstruct User",
+        "import Testing\nimport URLStubs\n\n@Test func fetchesAUser()",
+        "@Test(arguments: (0..<20).map(UInt64.init))\nfunc dashboardDoesNotDependOnResponseOrder",
+    ]
+
+    @Test("every Swift block of README.md is compiled here (marked as a snippet), marked as a deliberate fragment (<!-- partial -->), or one of the few complete blocks listed as not compiled yet")
+    func everySwiftBlockIsAccountedFor() throws {
+        let readme = try String(contentsOf: Self.root.appending(path: "README.md"), encoding: .utf8)
+        var snippets = 0
+        var fragments: [String] = []
+        var uncompiled: [String] = []
+        for match in readme.matches(of: /(?:(<!-- [^\n]* -->)\n)?```swift\n((?:.*\n)*?)```/) {
+            let marker = match.output.1.map(String.init)
+            let code = String(match.output.2)
+            if marker?.hasPrefix("<!-- snippet: ") == true {
+                snippets += 1
+            } else if marker == "<!-- partial -->" {
+                fragments.append(String(code.prefix { $0 != "\n" }))
+            } else {
+                uncompiled.append(code)
+            }
+        }
+        #expect(snippets == 5)
+        #expect(fragments == [
+            #".package(url: "https://github.com/your-org/URLStubs.git", from: "0.1.0"),"#,
+            "// Patterns: a method and an absolute URL, a URL template, or a path on any host.",
+            "// Chosen faults for one host, a fixed seed, uniform latency.",
+            "// Chunks, the first at once and then one every 50 ms (Transfer-Encoding: chunked).",
+            #"await scope.stub(.post("https://api.example.com/orders"), with: .redirect(to: "/orders/42", status: 303))"#,
+            "protocol HTTPClient: Sendable {",
+            "// Let some requests reach the network (the default is: nothing does).",
+            "try StubInterception.interceptSharedSession()          // URLSession.shared",
+        ])
+        #expect(uncompiled.count == Self.notYetCompiled.count)
+        for (code, start) in zip(uncompiled, Self.notYetCompiled) {
+            #expect(code.hasPrefix(start), "an unmarked Swift block in README.md: compile it here as a snippet, or mark it <!-- partial -->")
+        }
     }
 
     @Test("a HAR file with only the fields README names replays: its body, as text or base64, with its status")
