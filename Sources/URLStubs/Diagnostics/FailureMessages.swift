@@ -100,6 +100,10 @@ enum FailureMessages {
         "URLStubs: \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?") was made with a \(kind), which Foundation on Linux cannot complete through a URL protocol; use data(for:) or a data task instead."
     }
 
+    static func taskDelegateOnLinux(_ request: URLRequest, delegate: AnyObject) -> String {
+        "URLStubs: \(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?") was made with a task delegate (\(String(describing: type(of: delegate)))), which Foundation on Linux never calls: only the session's delegate gets a task's response, data and completion there. It was failed rather than left waiting. Give the delegate to the session instead: URLSession(configuration: .stubbed, delegate: yourDelegate, delegateQueue: nil), or use data(for:) or a completion handler."
+    }
+
     static func unbuildableResponse(_ request: RecordedRequest, status: Int) -> String {
         "URLStubs: Foundation could not build a response with status \(status) for \(request)."
     }

@@ -16,6 +16,12 @@ public enum IntegrationMessages {
         return "URLStubs: the baseline stub \(stub) (registered at \(location)) of suite \(suite) answered no request in \(cases); remove it, or move it to the tests that need it."
     }
 
+    /// What a test case under a seeded scope is told, so that it can be replayed
+    /// when it fails for a reason of its own.
+    public static func seededTestCase(_ seedNote: String) -> String {
+        "URLStubs: this test case's scope was seeded; if it failed, replay it with the same decisions. \(seedNote)"
+    }
+
     /// The report attached to a test whose scope ended with problems.
     public static func artifactReport(scope: String, problems: [StubProblem], trafficNote: String) -> String {
         (["URLStubs: \(scope) ended with these problems:"] + problems.enumerated().map { "\($0.offset + 1). \($0.element.message)" } + ["", trafficNote])

@@ -32,6 +32,10 @@ enum PatternMessages {
         "\"\(source)\" is not a valid URL: its host contains \"\(character)\""
     }
 
+    static func hostLabelTooLong(_ source: String, label: Substring) -> String {
+        "\"\(source)\" has a host label too long to write in ASCII: \"\(label)\""
+    }
+
     static func invalidPort(_ source: String, port: Substring) -> String {
         "\"\(source)\" has an invalid port \"\(port)\": a port is a number from 0 to 65535"
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a scope says about itself and its stubs: titles, refused and ignored
 /// stubs, unmet expectations and warnings.
 enum ScopeMessages {
@@ -53,6 +55,27 @@ enum ScopeMessages {
     }
 
     /// A warning that no test owns, as written to standard error.
+    /// The first line of a scope's problems when its body threw too.
+    static func problemsAfterBodyThrew(scope: String, count: String, error: any Error) -> String {
+        "URLStubs: the body of \(scope) threw \(describe(error)), and the scope ended with \(count), which may be why:"
+    }
+
+    /// A seeded scope whose body threw, with no problem of its own.
+    static func bodyThrew(scope: String, error: any Error, seedNote: String?) -> String {
+        let first = "URLStubs: the body of \(scope) threw \(describe(error))."
+        guard let seedNote else { return first }
+        return first + "\n" + seedNote
+    }
+
+    /// An error as a reader best recognizes it: its description for errors that
+    /// describe themselves, else how Swift prints it.
+    private static func describe(_ error: any Error) -> String {
+        if let localized = error as? any LocalizedError, let text = localized.errorDescription {
+            return "\(String(reflecting: type(of: error))) (\(text))"
+        }
+        return String(reflecting: error)
+    }
+
     static func warning(_ message: String) -> String {
         let text = message.hasPrefix("URLStubs: ") ? String(message.dropFirst("URLStubs: ".count)) : message
         return "URLStubs warning: " + text

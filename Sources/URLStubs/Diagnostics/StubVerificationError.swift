@@ -7,20 +7,30 @@ import Foundation
 /// requests, unmet expectations or stubs that could not be used.
 ///
 /// Each problem carries a message and the source location it concerns. When the
-/// body of `withStubScope` throws, its own error is rethrown instead, and these
-/// problems are not thrown.
+/// body of `withStubScope` threw as well, the error carries what it threw
+/// (``bodyError``), and its description says both. A seeded scope whose body
+/// threw, with no problem, throws one too, with no problem: its description names
+/// the seed and how to replay it.
 public struct StubVerificationError: Error, Sendable {
     /// The scope that ended, written for messages.
     public let scope: String
     /// Every problem, in the order it happened.
     public let problems: [StubProblem]
+    /// The error the body of `withStubScope` threw, or `nil` when it returned.
+    public internal(set) var bodyError: (any Error)? = nil
+    /// The seed lines of a seeded scope with no problem (its problems end with them
+    /// otherwise), or `nil`.
+    var seedNote: String? = nil
 }
 
 extension StubVerificationError: CustomStringConvertible {
     /// Every problem, numbered, under a line naming the scope.
     public var description: String {
+        if let bodyError, problems.isEmpty {
+            return ScopeMessages.bodyThrew(scope: scope, error: bodyError, seedNote: seedNote)
+        }
         let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
-        var lines = ["URLStubs: \(scope) ended with \(count):"]
+        var lines = [bodyError.map { ScopeMessages.problemsAfterBodyThrew(scope: scope, count: count, error: $0) } ?? "URLStubs: \(scope) ended with \(count):"]
         for (index, problem) in problems.enumerated() {
             let body = problem.message.split(separator: "\n", omittingEmptySubsequences: false)
             var first = body.first.map(String.init) ?? ""

@@ -64,9 +64,22 @@ struct URLPattern: Sendable {
         guard !parts.hasUserInfo else {
             throw PatternError(PatternMessages.userInfo(source))
         }
-        let (host, portText) = URLText.splitPort(parts.hostAndPort)
+        var (host, portText) = URLText.splitPort(parts.hostAndPort)
         guard !host.isEmpty else {
             throw PatternError(PatternMessages.noHost(source))
+        }
+        // A host with non-ASCII letters is matched in the ASCII form Foundation
+        // sends (`bücher.example` as `xn--bcher-kva.example`).
+        let isInternational = host.utf8.contains { $0 >= 0x80 }
+        if isInternational {
+            switch InternationalHost.ascii(host) {
+            case let .success(ascii):
+                host = ascii[...]
+            case let .failure(.character(character)):
+                throw PatternError(PatternMessages.invalidHost(source, character: character))
+            case let .failure(.labelTooLong(label)):
+                throw PatternError(PatternMessages.hostLabelTooLong(source, label: label))
+            }
         }
         if let bad = host.utf8.firstIndex(where: { !URLText.isHostCharacter($0) }) {
             throw PatternError(PatternMessages.invalidHost(source, character: host[bad...].first ?? " "))
@@ -84,7 +97,8 @@ struct URLPattern: Sendable {
         let literalPath = isVerbatim ? String(path) : "/" + segments.map { segment in
             if case let .literal(text) = segment { text } else { "" }
         }.joined(separator: "/")
-        origin = RequestTarget(parts: parts, host: host, portText: portText, port: port, path: literalPath, query: nil, pathIsWritten: isVerbatim)
+        // The route key is the written text only when the host is written as it is matched.
+        origin = RequestTarget(parts: parts, host: host, portText: portText, port: port, path: literalPath, query: nil, pathIsWritten: isVerbatim && !isInternational)
         query = parts.query.map(URLText.queryItems)
     }
 

@@ -103,6 +103,13 @@ extension StubRegistry {
     func seed(of scope: StubScope) -> UInt64? {
         state.withLock { $0.scopes[scope.id]?.chaos?.seed }
     }
+
+    /// The seed lines of `scope` while it is open, or `nil` when it is not seeded.
+    func seedNote(of scope: StubScope) -> String? {
+        state.withLock { state in
+            state.scopes[scope.id].flatMap { Self.seedNote(of: $0, in: state) }
+        }
+    }
 }
 
 extension StubRegistry {

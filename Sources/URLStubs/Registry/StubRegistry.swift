@@ -71,6 +71,9 @@ final class StubRegistry: Sendable {
         var traffic: [RecordedExchange]
         /// Each stub the scope had, with how many requests it answered.
         var usage: [StubUsage]
+        /// The seed lines of the scope's faults and response order (its own and
+        /// its enclosing scopes'), or `nil` when none is seeded.
+        var seedNote: String? = nil
     }
 
     /// Ends `scope`: verifies its stubs' expectations, fails its requests still in
@@ -135,7 +138,7 @@ final class StubRegistry: Sendable {
         if let seedNote {
             problems = problems.map { $0.noting(seedNote) }
         }
-        return Ending(problems: problems, traffic: traffic, usage: ended.usage)
+        return Ending(problems: problems, traffic: traffic, usage: ended.usage, seedNote: seedNote)
     }
 
     /// Each stub of `scope`, oldest first, with its hits so far.

@@ -21,6 +21,10 @@ extension StubScope {
         public let traffic: [RecordedExchange]
         /// Each stub the scope had, with how many requests it answered.
         public let usage: [StubUsage]
+        /// The seed lines of the scope's faults and response order (`Faults seeded
+        /// with 1234 (replay with URLSTUBS_SEED=1234).`), or `nil` when it was not
+        /// seeded: what a test that failed for any reason should say.
+        public let seedNote: String?
     }
 
     /// Runs `body` in a new scope, nested in the current one, and returns its
@@ -44,13 +48,19 @@ extension StubScope {
         }
         let drift = await StubRegistry.shared.finishLiveChecks(in: scope)
         let ending = StubRegistry.shared.finishScope(scope)
-        return Outcome(result: result, scope: scope, title: title, problems: ending.problems + drift, traffic: ending.traffic, usage: ending.usage)
+        return Outcome(result: result, scope: scope, title: title, problems: ending.problems + drift, traffic: ending.traffic, usage: ending.usage, seedNote: ending.seedNote)
     }
 
     /// Opens a new top-level scope that the caller must end with
     /// ``closeDetachedScope(_:)``.
     public static func openDetachedScope(name: String?, location: StubSourceLocation?) -> StubScope {
         StubRegistry.shared.openScope(name: name, parent: nil, location: location).0
+    }
+
+    /// The seed lines of `scope`'s faults and response order while it is open, or
+    /// `nil` when it is not seeded; read it before the scope ends.
+    public static func seedNote(of scope: StubScope) -> String? {
+        StubRegistry.shared.seedNote(of: scope)
     }
 
     /// Ends a scope opened with ``openDetachedScope(name:location:)`` and returns its

@@ -1,3 +1,8 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
 /// Runs `body` inside a new stub scope and ends the scope when `body` returns.
 ///
 /// The scope is current for `body` and every child task it creates, so requests
@@ -21,12 +26,17 @@
 ///   - name: A name for the scope, shown in failure messages.
 ///   - body: The code to run with the scope current; it receives the scope.
 /// - Returns: What `body` returns.
-/// - Throws: The error `body` throws, if any; otherwise a ``StubVerificationError``
-///   listing every unmatched request, unmet expectation and unusable stub of the
-///   scope (and, among them, any request abandoned in flight), its messages
-///   scrubbed of the secrets the scope's traffic carried (see `Redaction`). A
-///   scope whose only problems are abandoned requests does not throw: their
-///   requests already failed.
+/// - Throws: A ``StubVerificationError`` listing every unmatched request, unmet
+///   expectation and unusable stub of the scope (and, among them, any request
+///   abandoned in flight); when `body` threw too, the error carries what it threw
+///   (``StubVerificationError/bodyError``), so that a client's own error wrapping
+///   "no stub matches" does not hide the near misses. A scope whose only
+///   problems are abandoned requests does not throw them: their requests already
+///   failed. Without problems, the error `body` throws is rethrown as it is,
+///   except in a seeded scope (faults or response order), where it is carried by
+///   a ``StubVerificationError`` that names the seed and how to replay it. Its
+///   messages are scrubbed of the secrets the scope's traffic carried (see
+///   `Redaction`).
 @discardableResult
 public func withStubScope<Result>(
     _ name: String? = nil,
@@ -83,10 +93,26 @@ func withVerifiedScope<Result>(
     _ body: (StubScope) async throws -> Result
 ) async throws -> Result {
     let outcome = await StubScope.withNewScope(name: name, location: location, clock: clock, isolation: isolation, body)
-    let value = try outcome.result.get()
-    if outcome.problems.contains(where: { !$0.isWarning }) {
-        // The error is printed by test frameworks: scrubbed of the traffic's secrets.
-        throw StubVerificationError(scope: outcome.title, problems: TrafficArchive(outcome.traffic).scrub(outcome.problems))
+    let failing = outcome.problems.filter { !$0.isWarning }
+    // The error is printed by test frameworks: scrubbed of the traffic's secrets.
+    func scrubbed() -> [StubProblem] { TrafficArchive(outcome.traffic).scrub(outcome.problems) }
+    switch outcome.result {
+    case let .success(value):
+        guard failing.isEmpty else {
+            throw StubVerificationError(scope: outcome.title, problems: scrubbed())
+        }
+        return value
+    case let .failure(error):
+        if let urlError = error as? URLError, failing.count == 1, failing[0].message == urlError.localizedDescription {
+            // The body let the error of the one unmatched request escape: it says it all.
+            throw error
+        }
+        if !failing.isEmpty {
+            throw StubVerificationError(scope: outcome.title, problems: scrubbed(), bodyError: error)
+        }
+        if let seedNote = outcome.seedNote, !(error is CancellationError) {
+            throw StubVerificationError(scope: outcome.title, problems: scrubbed(), bodyError: error, seedNote: seedNote)
+        }
+        throw error
     }
-    return value
 }

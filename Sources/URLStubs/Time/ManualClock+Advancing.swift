@@ -80,6 +80,13 @@ extension ManualClock {
     /// ten thousand, it is far more than a test's code sleeps, and the run's cost
     /// stays bounded (each wake-up costs at most ``settlingYields`` yields).
     ///
+    /// `true` means that no task sleeps on the clock at the moment the run
+    /// returns, not that none will: code that sleeps again after something other
+    /// than this clock (a request, a stream's next piece, another task) may begin
+    /// that sleep after the run has returned. A test that expects such a sleep
+    /// awaits it with ``waitForSleepers(atLeast:timeout:)`` and runs or advances
+    /// again, so that it fails, saying what is sleeping, instead of hanging.
+    ///
     /// - Parameter maxWakeUps: how many sleepers the run wakes at most (negative
     ///   values count as zero).
     /// - Returns: `true` when no task sleeps on the clock any more, `false` when the

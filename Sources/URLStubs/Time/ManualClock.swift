@@ -97,9 +97,13 @@ public final class ManualClock: Clock, Sendable {
     ///
     /// A sleep counts from the moment it has suspended until it is woken (taken by
     /// an advance) or cancelled; a sleep whose deadline was already reached never
-    /// counts.
+    /// counts. A stubbed request's timeout, watched while the request waits on
+    /// something else (a computed answer's closure, a written stream's next
+    /// piece), is not a sleeper either, though an advance past it times the
+    /// request out: only the waits the request itself is in (a delay, a stream's
+    /// interval, a stall, an answer that never comes) count.
     public var sleeperCount: Int {
-        state.withLock { $0.queue.count }
+        state.withLock { $0.countedSleepers }
     }
 
     /// Suspends the calling task until an advance moves the clock's time to
@@ -116,13 +120,20 @@ public final class ManualClock: Clock, Sendable {
     ///   - deadline: the instant to wake at.
     ///   - tolerance: ignored: a sleeper wakes exactly at its deadline.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try await sleep(until: deadline, isCounted: true)
+    }
+
+    /// Sleeps until `deadline`, as ``sleep(until:tolerance:)`` does; a sleep that
+    /// is not counted is woken by advances but is left out of ``sleeperCount`` and
+    /// ``waitForSleepers(atLeast:)``.
+    func sleep(until deadline: Instant, isCounted: Bool) async throws {
         try Task.checkCancellation()
         let task = Self.currentTaskKey()
         let id = state.withLock { state -> UInt64? in
             deadline > state.now ? state.begin() : nil
         }
         guard let id else { return } // The deadline has been reached.
-        let sleeper = ManualClockState.Sleeper(deadline: deadline, id: id, task: task)
+        let sleeper = ManualClockState.Sleeper(deadline: deadline, id: id, task: task, isCounted: isCounted)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: ManualClockState.Continuation) in
                 switch state.withLock({ $0.suspend(sleeper, with: continuation) }) {
@@ -152,11 +163,16 @@ public final class ManualClock: Clock, Sendable {
     /// sleepers, not sleeps begun since the call: after an advance has woken the one
     /// sleeper, `waitForSleepers(atLeast: 1)` waits for the next sleep.
     ///
+    /// This wait has no bound: when the code under test might not sleep (it may
+    /// finish, fail or await something else), use
+    /// ``waitForSleepers(atLeast:timeout:)``, which fails saying what is sleeping
+    /// instead of hanging the test.
+    ///
     /// - Throws: `CancellationError` when the calling task is cancelled before
     ///   enough sleepers come (the wait then ends at once and leaves nothing behind).
     public func waitForSleepers(atLeast count: Int) async throws {
         let id = state.withLock { state -> UInt64? in
-            state.queue.count >= count ? nil : state.begin()
+            state.countedSleepers >= count ? nil : state.begin()
         }
         guard let id else { return }
         try await withTaskCancellationHandler {

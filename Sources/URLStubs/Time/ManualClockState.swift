@@ -27,6 +27,9 @@ struct ManualClockState {
         var id: UInt64
         /// The task it sleeps in (see ``ManualClock/currentTaskKey()``).
         var task: Int
+        /// Whether it counts as a sleeper (``ManualClock/sleeperCount``): `false`
+        /// for a request's timeout, watched while the request waits on something else.
+        var isCounted = true
 
         /// Whether it wakes before `other`: earlier deadline first, then earlier start.
         func wakes(before other: Sleeper) -> Bool {
@@ -64,7 +67,11 @@ struct ManualClockState {
     /// The sleeps and waits that have begun and not ended, by id.
     var phases: [UInt64: Phase] = [:]
     /// The suspended sleepers, latest to wake first: the next one to wake is last.
-    var queue: [Sleeper] = []
+    var queue: [Sleeper] = [] {
+        didSet { countedSleepers = queue.reduce(0) { $0 + ($1.isCounted ? 1 : 0) } }
+    }
+    /// How many sleepers in ``queue`` count as sleepers.
+    private(set) var countedSleepers = 0
     /// The suspended waits for sleepers, in the order they began.
     var waiters: [Waiter] = []
     /// The wake-up being handed off, while an advance hands one off.
@@ -192,7 +199,7 @@ struct ManualClockState {
             phases[id] = nil
             return .cancelled
         }
-        guard queue.count < atLeast else {
+        guard countedSleepers < atLeast else {
             phases[id] = nil
             return .satisfied
         }
@@ -219,10 +226,10 @@ struct ManualClockState {
 
     /// Takes the waits for sleepers that ``queue`` now has enough sleepers for.
     private mutating func satisfiedWaiters() -> [Continuation] {
-        guard waiters.contains(where: { $0.atLeast <= queue.count }) else { return [] }
+        guard waiters.contains(where: { $0.atLeast <= countedSleepers }) else { return [] }
         var satisfied: [Continuation] = []
         waiters.removeAll { waiter in
-            guard waiter.atLeast <= queue.count else { return false }
+            guard waiter.atLeast <= countedSleepers else { return false }
             if case let .suspended(continuation) = phases.removeValue(forKey: waiter.id) {
                 satisfied.append(continuation)
             }

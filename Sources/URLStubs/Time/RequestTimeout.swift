@@ -77,7 +77,34 @@ struct RequestTimeout {
         let clock = exchange.clock
         let end = await withTaskGroup(of: RaceEnd<Result<Value, any Error>>?.self) { group in
             group.addTask { .finished(await Result { try await operation() }) }
-            group.addTask { await clock.sleep(remaining) ? .timedOut : nil }
+            group.addTask { await clock.watch(remaining) ? .timedOut : nil }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        return Task.isCancelled ? nil : end
+    }
+
+    /// Runs `operation` until it finishes or the request times out idle, whichever
+    /// comes first (the loser is cancelled): idle once `interval` has passed on the
+    /// scope's clock since `lastActivity` (read afresh at each check), as an idle
+    /// connection's timer restarts with each piece; `nil` when the calling task is
+    /// cancelled first. The timeout is watched (see ``ScopeClock/watch``), not slept.
+    func raceIdle<Value: Sendable>(since lastActivity: @escaping @Sendable () -> Duration, _ operation: @escaping @Sendable () async -> Value) async -> RaceEnd<Value>? {
+        guard let interval else {
+            let value = await operation()
+            return Task.isCancelled ? nil : .finished(value)
+        }
+        let clock = exchange.clock
+        let end = await withTaskGroup(of: RaceEnd<Value>?.self) { group in
+            group.addTask { .finished(await operation()) }
+            group.addTask {
+                while true {
+                    let idle = clock.elapsed() - lastActivity()
+                    guard idle < interval else { return .timedOut }
+                    guard await clock.watch(interval - idle) else { return nil }
+                }
+            }
             let first = await group.next() ?? nil
             group.cancelAll()
             return first

@@ -7,6 +7,11 @@
 final class ScopeClock: Sendable {
     /// Waits `duration` on the clock; `false` when the waiting task is cancelled first.
     let sleep: @Sendable (Duration) async -> Bool
+    /// Waits `duration` on the clock, as ``sleep`` does, for a request's timeout
+    /// watched while the request waits on something else: on a ``ManualClock`` it
+    /// is not counted as a sleeper, so that a test waiting for sleepers sees the
+    /// wait the request is in, not its timeout.
+    let watch: @Sendable (Duration) async -> Bool
     /// How much time the clock says has passed since the scope opened.
     let elapsed: @Sendable () -> Duration
     /// Whether this is the continuous clock the scope uses by default.
@@ -18,7 +23,8 @@ final class ScopeClock: Sendable {
     static func continuous() -> ScopeClock {
         let clock = ContinuousClock()
         let start = clock.now
-        return ScopeClock(sleep: { await sleepUnlessCancelled(for: $0) }, elapsed: { start.duration(to: clock.now) }, isContinuous: true, base: clock)
+        let sleep: @Sendable (Duration) async -> Bool = { await sleepUnlessCancelled(for: $0) }
+        return ScopeClock(sleep: sleep, watch: sleep, elapsed: { start.duration(to: clock.now) }, isContinuous: true, base: clock)
     }
 
     /// `clock`, as given to a scope.
@@ -27,35 +33,47 @@ final class ScopeClock: Sendable {
             return .continuous()
         }
         let start = clock.now
+        let manual = clock as? ManualClock
         return ScopeClock(
-            sleep: { duration in
-                // A day at a time, as the continuous clock's waits: clocks that count
-                // in nanoseconds trap on `.seconds(.max)`.
-                var remaining = max(duration, .zero)
-                repeat {
-                    let step = min(remaining, .seconds(86_400))
-                    do {
-                        try await clock.sleep(until: clock.now.advanced(by: step), tolerance: nil)
-                    } catch {
-                        return false
-                    }
-                    remaining -= step
-                } while remaining > .zero
-                return !Task.isCancelled
-            },
+            sleep: { await sleepInSteps(for: $0, on: clock, isCounted: true, manual: manual) },
+            watch: { await sleepInSteps(for: $0, on: clock, isCounted: false, manual: manual) },
             elapsed: { start.duration(to: clock.now) },
             isContinuous: false,
             base: clock
         )
     }
 
+    /// Waits `duration` on `clock` a day at a time, as the continuous clock's
+    /// waits: clocks that count in nanoseconds trap on `.seconds(.max)`. On a
+    /// manual clock (`manual`, the same clock) the wait is counted as a sleeper
+    /// or not, as `isCounted` says.
+    private static func sleepInSteps<C: Clock>(for duration: Duration, on clock: C, isCounted: Bool, manual: ManualClock?) async -> Bool where C.Duration == Duration {
+        var remaining = max(duration, .zero)
+        repeat {
+            let step = min(remaining, .seconds(86_400))
+            do {
+                if let manual {
+                    try await manual.sleep(until: manual.now.advanced(by: step), isCounted: isCounted)
+                } else {
+                    try await clock.sleep(until: clock.now.advanced(by: step), tolerance: nil)
+                }
+            } catch {
+                return false
+            }
+            remaining -= step
+        } while remaining > .zero
+        return !Task.isCancelled
+    }
+
     private init(
         sleep: @escaping @Sendable (Duration) async -> Bool,
+        watch: @escaping @Sendable (Duration) async -> Bool,
         elapsed: @escaping @Sendable () -> Duration,
         isContinuous: Bool,
         base: any Clock<Duration>
     ) {
         self.sleep = sleep
+        self.watch = watch
         self.elapsed = elapsed
         self.isContinuous = isContinuous
         self.base = base

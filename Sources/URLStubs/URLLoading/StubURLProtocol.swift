@@ -91,6 +91,18 @@ public final class StubURLProtocol: URLProtocol {
             fail(FailureMessages.unsupportedTask(request, kind: unsupported))
             return
         }
+        #if canImport(FoundationNetworking)
+        if let task, let delegate = task.delegate, Self.isOwnDelegate(delegate, of: task) {
+            // Foundation on Linux calls only the session's delegate: a task's own
+            // delegate would wait forever for a response, its data and its end.
+            // Said on standard error too, as a test waiting for those calls never
+            // sees the failure.
+            let message = FailureMessages.taskDelegateOnLinux(request, delegate: delegate)
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            fail(message)
+            return
+        }
+        #endif
         guard let task else {
             fail(FailureMessages.untagged(request, taskClass: nil))
             return
@@ -130,6 +142,31 @@ public final class StubURLProtocol: URLProtocol {
     private func fail(_ message: String) {
         client?.urlProtocol(self, didFailWithError: StubFailure.error(message, url: request.url))
     }
+
+    #if canImport(FoundationNetworking)
+    /// Whether `delegate`, the delegate of `task`, is one the task was given of its
+    /// own rather than its session's (which Foundation on Linux puts on every task
+    /// the session makes). `false` when the session cannot be found.
+    ///
+    /// The session is an internal property of the task on Linux, read by
+    /// reflection, and only for a task that has a delegate at all. Mirror reads the
+    /// task's stored properties up to it; those before it (byte counts, progress,
+    /// the begin date, the suspend count) change only when the app sets them or
+    /// suspends the task, which it does not do while the task is starting.
+    private static func isOwnDelegate(_ delegate: any URLSessionTaskDelegate, of task: URLSessionTask) -> Bool {
+        var mirror: Mirror? = Mirror(reflecting: task)
+        while let current = mirror {
+            if let child = current.children.first(where: { $0.label == "session" }) {
+                guard let session = Mirror(reflecting: child.value).descendant("some") as? URLSession ?? child.value as? URLSession else {
+                    return false
+                }
+                return session.delegate !== delegate
+            }
+            mirror = current.superclassMirror
+        }
+        return false
+    }
+    #endif
 
     /// The kind of `task` when it is one Foundation on Linux cannot complete
     /// through a URL protocol.

@@ -89,6 +89,12 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
             StubProblemReporter.report(archive.scrub(outcome.problems), fallback: location)
             FailureArtifacts.attach(outcome, archive: archive)
         }
+        if let seedNote = outcome.seedNote, !outcome.problems.contains(where: { !$0.isWarning }) {
+            // Swift Testing tells a trait nothing of the test's failed expectations:
+            // the seed is said for every seeded test case, as a warning, so that a
+            // test that fails for any reason can be replayed.
+            Issue.recordWarning(IntegrationMessages.seededTestCase(seedNote), at: location.swiftTesting)
+        }
         if case let .failure(error as URLError) = outcome.result,
            outcome.problems.contains(where: { $0.message == error.localizedDescription }) {
             // The test let the URLError of an unmatched request escape: it was just

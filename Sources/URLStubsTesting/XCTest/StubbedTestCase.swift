@@ -37,7 +37,13 @@ open class StubbedTestCase: XCTestCase {
         StubScope.withBinding(opened) {
             super.invokeTest()
         }
+        let seedNote = StubScope.seedNote(of: opened)
         let (problems, traffic) = StubScope.finishDetachedScope(opened)
+        if let seedNote, problems.isEmpty {
+            // Say how to replay the test's faults, should it have failed for a reason
+            // of its own (its problems, when it has any, end with the seed already).
+            print(IntegrationMessages.seededTestCase(seedNote))
+        }
         guard !problems.isEmpty else { return }
         // Messages and artifacts are scrubbed of every secret the traffic held.
         let archive = TrafficArchive(traffic)

@@ -192,4 +192,29 @@ struct SeedTests {
             "The response order shuffle for every request could not be seeded as asked: seed 3 comes after the call at URLStubsTests/SeedTests.swift:\(unseeded), which seeded the scope with \(seed); a scope has one seed, so pass it to the scope's first faults or shuffle call.",
         ])
     }
+
+    /// The error a client throws when it gives up.
+    struct GaveUp: Error, Equatable {}
+
+    @Test(
+        "a seeded scope whose body throws with no problem of its own throws an error that carries the body's error and names the seed and its replay command",
+        .enabled(if: seedsAreChosenByTests, "URLSTUBS_SEED overrides the seed this test chooses")
+    )
+    func seedWhenTheBodyThrows() async throws {
+        let line = #line + 2
+        let error = await thrownError(StubVerificationError.self) {
+            try await withStubScope { scope in
+                await scope.stub(.get("https://seed.example.com/flaky"), with: .status(200))
+                await scope.injectFaults(rate: 1, faults: [.error(.networkConnectionLost)], seed: 1234)
+                for _ in 1...3 {
+                    if (try? await URLSession.stubbed.data(from: URL(string: "https://seed.example.com/flaky")!)) != nil { return }
+                }
+                throw GaveUp()
+            }
+        }
+        #expect(error?.bodyError as? GaveUp == GaveUp())
+        #expect(error?.problems.isEmpty == true)
+        #expect(error?.scope.hasSuffix("(opened at URLStubsTests/SeedTests.swift:\(line))") == true)
+        #expect(error?.description == "URLStubs: the body of \(error?.scope ?? "") threw URLStubsTests.SeedTests.GaveUp().\n\(Self.note)")
+    }
 }

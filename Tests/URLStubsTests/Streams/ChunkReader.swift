@@ -75,13 +75,19 @@ final class ChunkReader: @unchecked Sendable {
         }
     }
 
-    /// Resumes `task` (made with ``session``) and returns what it delivered once it ended.
+    /// Resumes `task` (made with ``session``) and returns what it delivered once it
+    /// ended; cancelling the reading task cancels `task`, so that a test whose
+    /// stream never ends fails at its time limit instead of hanging the run.
     func read(_ task: URLSessionDataTask) async -> Reading {
-        await withCheckedContinuation { continuation in
-            lock.lock()
-            endings[task.taskIdentifier] = continuation
-            lock.unlock()
-            task.resume()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                lock.lock()
+                endings[task.taskIdentifier] = continuation
+                lock.unlock()
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
         }
     }
 

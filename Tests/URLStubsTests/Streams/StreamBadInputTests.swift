@@ -109,4 +109,28 @@ struct StreamBadInputTests {
             #expect(empty.response?.statusCode == 200)
         }
     }
+
+    @Test("a retry interval longer than Int64.max milliseconds is written as Int64.max, in a list of events and from a writer, without trapping", arguments: [
+        Duration.seconds(Int64.max), .seconds(Int64.max / 1_000 + 1), .seconds(Int64.max / 1_000) + .milliseconds(999),
+    ])
+    func hugeRetry(_ retry: Duration) async throws {
+        let event = ServerSentEvent(data: "x", retry: retry)
+        #expect(event.problem == nil)
+        let framed = "retry: 9223372036854775807\ndata: x\n\n"
+        #expect(String(decoding: event.framed, as: UTF8.self) == framed)
+        try await withStubScope { scope in
+            await scope.stub(.get(Self.url), with: .serverSentEvents([event]))
+            await scope.stub(.get(Self.url + "/written"), with: .stream { try await $0.write(event) })
+            let (listed, _) = try await URLSession.stubbed.data(from: URL(string: Self.url)!)
+            let (written, _) = try await URLSession.stubbed.data(from: URL(string: Self.url + "/written")!)
+            #expect(String(decoding: listed, as: UTF8.self) == framed)
+            #expect(String(decoding: written, as: UTF8.self) == framed)
+        }
+    }
+
+    @Test("the largest retry interval that fits is written exactly, rounded down to whole milliseconds")
+    func largestRetry() {
+        let event = ServerSentEvent(data: "x", retry: .seconds(Int64.max / 1_000) + .milliseconds(807) + .microseconds(999))
+        #expect(String(decoding: event.framed, as: UTF8.self) == "retry: 9223372036854775807\ndata: x\n\n")
+    }
 }

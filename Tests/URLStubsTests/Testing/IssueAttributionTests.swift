@@ -194,4 +194,44 @@ struct IssueAttributionTests {
         #expect(issues.count == 1)
         #expect(issues.first.map(headline)?.hasPrefix("URLStubs: no stub matches GET https://api.example.com/only-case-0-asks in scope #N") == true)
     }
+
+    /// A client's own error, which hides the URLError it wraps.
+    struct ClientFailed: Error {}
+
+    @Test("a test that throws its own error after an unmatched request still gets the unmatched request's issue, near miss included, and then its error")
+    func bodyErrorKeepsTheIssue() async throws {
+        let issues = try await recordedIssues {
+            try await underStubbedTrait {
+                await StubScope.currentTest().stub(.get("https://api.example.com/users/1"), with: .status(200))
+                do {
+                    _ = try await getText("https://api.example.com/users/2")
+                } catch {
+                    throw ClientFailed()
+                }
+            }
+        }
+        #expect(issues.count == 2)
+        #expect(issues.first.map(headline)?.hasPrefix("URLStubs: no stub matches GET https://api.example.com/users/2 in scope #N") == true)
+        #expect(issues.first?.comments.map(\.rawValue).joined().contains("GET https://api.example.com/users/1") == true)
+        #expect(issues.last?.error is ClientFailed)
+    }
+
+    @Test(
+        "a seeded test case whose scope ends with no problem records its seed and replay command as a warning, so that a failure of its own can be replayed",
+        .enabled(if: seedsAreChosenByTests, "URLSTUBS_SEED overrides the seed this test chooses")
+    )
+    func seedIsReportedAsAWarning() async throws {
+        let test = try #require(Test.current)
+        let issues = try await recordedIssues {
+            try await underStubbedTrait {
+                await StubScope.currentTest().injectFaults(rate: 0, seed: 77)
+                Issue.record("the test's own failure")
+            }
+        }
+        #expect(issues.map(\.severity) == [.error, .warning])
+        #expect(issues.last?.comments.map(\.rawValue) == [
+            "URLStubs: this test case's scope was seeded; if it failed, replay it with the same decisions. Faults seeded with 77 (replay with URLSTUBS_SEED=77).",
+        ])
+        #expect(issues.last?.sourceLocation == test.sourceLocation)
+    }
 }

@@ -121,7 +121,9 @@ struct ScopeClockTests {
             var request = URLRequest(url: url)
             request.timeoutInterval = 10
             let loading = Task { try await URLSession.stubbed.data(for: request) }
-            try await clock.waitForSleepers(atLeast: 1)
+            // The timeout is watched while the closure runs, not slept: it is no sleeper.
+            _ = try await scope.waitForRequest()
+            #expect(clock.sleeperCount == 0)
             await clock.advance(by: .seconds(10))
             let error = await #expect(throws: URLError.self) { try await loading.value }
             #expect(error?.code == .timedOut)

@@ -19,6 +19,56 @@ struct TaskKindTests {
             #expect(error?.localizedDescription == "URLStubs: GET https://api.example.com/file was made with a download task, which Foundation on Linux cannot complete through a URL protocol; use data(for:) or a data task instead.")
         }
     }
+
+    /// A task delegate that counts the calls Foundation makes to it.
+    private final class CountingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        // @unchecked: `calls` is only touched under `lock`.
+        private let lock = NSLock()
+        private var count = 0
+        var calls: Int { lock.withLock { count } }
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) { lock.withLock { count += 1 } }
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) { lock.withLock { count += 1 } }
+    }
+
+    @Test("on Linux a data task with a task delegate, which Foundation would never call, fails at once saying to give the delegate to the session; the session's delegate streams the same stub")
+    func taskDelegateIsRefused() async throws {
+        let url = URL(string: "https://api.example.com/stream")!
+        let reader = ChunkReader()
+        defer { reader.close() }
+        try await withStubScope { scope in
+            await scope.stub(.get(url), with: .chunks(["a", "b"].map { Data($0.utf8) }))
+            let taskDelegate = CountingDelegate()
+            let task = reader.session.dataTask(with: url)
+            task.delegate = taskDelegate
+            let refused = await reader.read(task)
+            #expect((refused.error as? URLError)?.localizedDescription == "URLStubs: GET \(url) was made with a task delegate (CountingDelegate), which Foundation on Linux never calls: only the session's delegate gets a task's response, data and completion there. It was failed rather than left waiting. Give the delegate to the session instead: URLSession(configuration: .stubbed, delegate: yourDelegate, delegateQueue: nil), or use data(for:) or a completion handler.")
+            #expect(refused.chunks.isEmpty)
+            #expect(taskDelegate.calls == 0)
+            #expect(await scope.requests.isEmpty, "nothing was resolved or logged")
+            // The recipe: the same stream, through the session's delegate.
+            let streamed = await reader.read(URLRequest(url: url))
+            #expect(streamed.texts == ["a", "b"])
+            #expect(streamed.error == nil)
+        }
+    }
+
+    @Test("on Linux a task delegate on a session without one (URLSession.stubbed) is refused too, before anything is resolved or logged (Foundation keeps no error on such a task: the message goes to standard error)")
+    func taskDelegateWithoutSessionDelegate() async throws {
+        let url = URL(string: "https://api.example.com/stream")!
+        try await withStubScope { scope in
+            await scope.stub(.get(url), with: .chunks(["a", "b"].map { Data($0.utf8) }))
+            let taskDelegate = CountingDelegate()
+            let task = URLSession.stubbed.dataTask(with: url)
+            task.delegate = taskDelegate
+            task.resume()
+            for _ in 0..<500 where task.state != .completed {
+                try await Task.sleep(for: .milliseconds(10)) // No callback says when: poll, for 5 s at most.
+            }
+            #expect(task.state == .completed)
+            #expect(await scope.requests.isEmpty, "refused before it was resolved or logged")
+            #expect(taskDelegate.calls == 0)
+        }
+    }
     #endif
 
     @Test("an upload task is answered by the stub, and its body is invisible on Linux")

@@ -25,9 +25,11 @@ final class StreamEmitter: Sendable {
         var body = Data()
         /// Set once the stream takes nothing more.
         var stop: Stop?
+        /// When the last piece (or the stream's start) was, on the scope's clock.
+        var lastActivity: Duration
     }
 
-    private let progress = Locked(Progress())
+    private let progress: Locked<Progress>
     private let stream: ResponseStream
     /// The clock throttling waits on.
     private let clock: ScopeClock
@@ -38,6 +40,13 @@ final class StreamEmitter: Sendable {
         self.stream = stream
         self.clock = clock
         self.sink = sink
+        progress = Locked(Progress(lastActivity: clock.elapsed()))
+    }
+
+    /// When the last piece was delivered, or the stream started when none was yet,
+    /// on the scope's clock.
+    var lastActivity: Duration {
+        progress.withLock { $0.lastActivity }
     }
 
     /// Delivers `piece` as one chunk, in throttled slices, up to the interruption
@@ -63,9 +72,11 @@ final class StreamEmitter: Sendable {
                 stop(.gone)
                 return false
             }
+            let now = clock.elapsed()
             progress.withLock { progress in
                 progress.bytes += slice.count
                 progress.body.append(slice)
+                progress.lastActivity = now
             }
         }
         return progress.withLock { progress in
@@ -106,6 +117,11 @@ final class StreamEmitter: Sendable {
             }
             return (progress.stop, progress.body)
         }
+    }
+
+    /// Takes nothing more because the request timed out idle.
+    func timeOut() {
+        stop(.gone)
     }
 
     private func stop(_ stop: Stop) {

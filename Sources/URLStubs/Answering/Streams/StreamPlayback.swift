@@ -44,12 +44,31 @@ struct StreamPlayback: Sendable {
                 guard await emitter.write(chunk) else { break }
             }
         case let .writer(write):
-            do {
-                try await StubScope.currentBinding.withValue(scope) {
-                    try await write(StreamWriter(emitter: emitter))
+            let scope = scope
+            let run: @Sendable () async -> (any Error)? = {
+                do {
+                    try await StubScope.currentBinding.withValue(scope) {
+                        try await write(StreamWriter(emitter: emitter))
+                    }
+                    return nil
+                } catch {
+                    return error
                 }
-            } catch {
+            }
+            guard let exchange else {
+                thrown = await run()
+                break
+            }
+            // A closure that stops writing leaves the request idle: it times out
+            // as a stall does, counted from the last piece (or the stream's start).
+            switch await RequestTimeout(exchange).raceIdle(since: { emitter.lastActivity }, run) {
+            case let .finished(error)?:
                 thrown = error
+            case .timedOut?:
+                emitter.timeOut()
+                return finish(.failed(timeout), body: emitter.end().body)
+            case nil:
+                return nil
             }
         }
         let (stop, body) = emitter.end()

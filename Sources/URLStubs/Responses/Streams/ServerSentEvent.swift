@@ -19,7 +19,8 @@ public struct ServerSentEvent: Sendable, Hashable {
     /// it reconnects.
     public var id: String?
     /// How long a client should wait before reconnecting (`retry:`, written in
-    /// whole milliseconds).
+    /// whole milliseconds, rounded down; a duration longer than `Int64.max`
+    /// milliseconds, such as `.seconds(Int64.max)`, is written as that many).
     public var retry: Duration?
     /// A comment written before the event's fields (`: text`), which clients
     /// ignore; servers send them to keep a connection open.
@@ -102,9 +103,13 @@ extension ServerSentEvent {
         character == "\n" || character == "\r" || character == "\r\n"
     }
 
-    /// `duration` in whole milliseconds, rounded down.
+    /// `duration` in whole milliseconds, rounded down; at most `Int64.max` (about
+    /// 292 million years), which a longer duration is written as.
     private static func milliseconds(of duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
-        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000)
+        guard !overflow else { return seconds < 0 ? Int64.min : Int64.max }
+        let (total, sumOverflow) = whole.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+        return sumOverflow ? Int64.max : total
     }
 }

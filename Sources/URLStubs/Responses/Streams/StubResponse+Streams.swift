@@ -57,6 +57,10 @@ extension StubResponse {
     /// response finishes when it returns; an error it throws fails the request
     /// with that error, after the chunks written before it. When the request is
     /// cancelled or its scope ends, its task is cancelled and each write throws.
+    /// A closure that writes nothing for the request's `timeoutInterval` (on the
+    /// scope's clock, counted from its last write, or from the header before the
+    /// first) leaves the request idle: it fails with `URLError.timedOut`, as a
+    /// stall does, and the closure's task is cancelled.
     ///
     /// ```swift
     /// .stream(headers: ["Content-Type": "text/event-stream"]) { writer in
