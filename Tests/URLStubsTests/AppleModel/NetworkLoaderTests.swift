@@ -10,7 +10,9 @@ import Testing
 /// through the task's identifier, method and URL, and only when that is certain.
 @Suite("Tasks stood in for by the network loader", .timeLimit(.minutes(1)))
 struct NetworkLoaderTests {
-    private let session = URLSession(configuration: .ephemeral)
+    /// One session for the suite, alive as long as the process (a session holds
+    /// its tasks until it is invalidated): identifiers stay unique across tests.
+    private static let session = URLSession(configuration: .ephemeral)
 
     /// Starts a protocol given `task`, on this thread, and returns its client.
     private func load(_ task: URLSessionTask) -> RecordingClient {
@@ -31,7 +33,7 @@ struct NetworkLoaderTests {
     func standInTakesTheScopeOfItsTask() async throws {
         try await withStubScope { scope in
             await scope.stub(.get("https://api.example.com/nw"), with: .text("from the scope"))
-            let task = session.dataTask(with: URL(string: "https://api.example.com/nw")!)
+            let task = Self.session.dataTask(with: URL(string: "https://api.example.com/nw")!)
             TaskScopes.shared.tagOnFirstResume(task)
             let client = load(NWURLSessionTaskStandIn(standingFor: task))
             #expect(client.names == ["response 200", "data 14 bytes", "finish"])
@@ -42,7 +44,7 @@ struct NetworkLoaderTests {
 
     @Test("a stand-in whose identifier, method and URL were resumed in two scopes at once is failed, naming the loader and the fix")
     func ambiguousStandInIsRefused() async throws {
-        let task = session.dataTask(with: URL(string: "https://api.example.com/twice")!)
+        let task = Self.session.dataTask(with: URL(string: "https://api.example.com/twice")!)
         let first = NWURLSessionTaskStandIn(standingFor: task)
         let second = NWURLSessionTaskStandIn(standingFor: task)
         let problems = await StubScope.withNewScope(name: nil, location: here()) { one in
@@ -64,7 +66,7 @@ struct NetworkLoaderTests {
 
     @Test("a stand-in whose task was never resumed through the hook is failed with a message naming the Network.framework loader and what to do")
     func untaggedStandInNamesTheLoader() {
-        let task = session.dataTask(with: URL(string: "https://api.example.com/never-tagged")!)
+        let task = Self.session.dataTask(with: URL(string: "https://api.example.com/never-tagged")!)
         let client = load(NWURLSessionTaskStandIn(standingFor: task))
         #expect(client.names == ["fail \(URLError.Code.resourceUnavailable.rawValue)"])
         let message = client.failureMessage ?? ""
@@ -75,7 +77,7 @@ struct NetworkLoaderTests {
 
     @Test("a task of the classic loader that was never tagged is failed with a message naming its class, not the network loader")
     func untaggedClassicTaskNamesItsClass() {
-        let task = session.dataTask(with: URL(string: "https://api.example.com/classic-untagged")!)
+        let task = Self.session.dataTask(with: URL(string: "https://api.example.com/classic-untagged")!)
         let client = load(task)
         #expect(client.names == ["fail \(URLError.Code.resourceUnavailable.rawValue)"])
         let message = client.failureMessage ?? ""
