@@ -64,26 +64,6 @@ struct ScenarioTests {
         }
     }
 
-    @Test("the README's example runs as written")
-    func readmeExample() async throws {
-        try await withStubScope { scope in
-            let cart = await scope.scenario("cart", startingIn: "empty")
-            await scope.stub(.get("https://shop.example/cart"), with: .json(["items": 0]), when: cart.is("empty"))
-            await scope.stub(.post("https://shop.example/cart/items"), with: .status(201),
-                             when: cart.is("empty"), then: cart.moves(to: "filled"))
-            await scope.stub(.get("https://shop.example/cart"), with: .json(["items": 1]), when: cart.is("filled"))
-
-            var add = URLRequest(url: URL(string: "https://shop.example/cart/items")!)
-            add.httpMethod = "POST"
-            _ = try await URLSession.stubbed.data(for: add)
-            let (data, _) = try await URLSession.stubbed.data(from: URL(string: "https://shop.example/cart")!)
-
-            #expect(try JSONDecoder().decode([String: Int].self, from: data) == ["items": 1])
-            #expect(await cart.state == "filled")
-            await cart.move(to: "empty")   // or set the state from the test
-        }
-    }
-
     @Test("a stub whose scenario is in another state does not match, and the next-newest stub answers instead")
     func otherStateFallsThrough() async throws {
         try await withStubScope { scope in
