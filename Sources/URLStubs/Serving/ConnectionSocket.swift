@@ -132,15 +132,18 @@ struct ConnectionSocket {
     private mutating func receive(until deadline: ContinuousClock.Instant) throws(ReadEnd) {
         compact()
         guard try wait(for: Int16(POLLIN), until: deadline) else { throw .timedOut }
-        // Received straight into the buffer's spare room: no scratch array per read.
-        let room = 16 * 1_024
-        let old = buffer.count
-        var count = 0
-        buffer.append(contentsOf: repeatElement(0, count: room))
-        buffer.withUnsafeMutableBytes { bytes in
-            count = recv(descriptor, bytes.baseAddress! + old, room, 0)
+        // Received into room on the stack, then copied in one block. Not through a
+        // generic sequence (such as `repeatElement`): unspecialized, that path
+        // makes every connection thread wait on the Swift runtime's one-time
+        // setup of the same generic metadata at once, which under the thread
+        // sanitizer on Linux can lose its wake-up and hang them all.
+        let count = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16 * 1_024) { room in
+            let count = recv(descriptor, room.baseAddress!, room.count, 0)
+            if count > 0 {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: room[..<count]))
+            }
+            return count
         }
-        buffer.removeLast(room - max(count, 0))
         if count < 0, SocketPlatform.lastError == EINTR || SocketPlatform.lastError == EAGAIN {
             return
         }

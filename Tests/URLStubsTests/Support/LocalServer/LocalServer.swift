@@ -31,7 +31,7 @@ final class LocalServer: Sendable {
 
     /// Starts a server on 127.0.0.1 at an ephemeral port that answers every
     /// request with `handler`.
-    init(connectionTimeout: Int = 5, handler: @escaping Handler) throws {
+    init(connectionTimeout: Int = 30, handler: @escaping Handler) throws {
         let (listener, port) = try Socket.listenOnLoopback()
         let wake: (reader: Int32, writer: Int32)
         do {
