@@ -24,6 +24,13 @@ if [ -z "$dumped" ] || [ ! -d "$dumped" ]; then
     exit 1
 fi
 
+# The toolchain's docc: on PATH with a Linux toolchain, through xcrun with Xcode.
+if command -v docc >/dev/null; then
+    docc=(docc)
+else
+    docc=(xcrun docc)
+fi
+
 status=0
 for module in URLStubs URLStubsTesting; do
     mkdir -p "$graphs/$module"
@@ -31,7 +38,7 @@ for module in URLStubs URLStubsTesting; do
     # The module's extensions of other modules' types (Foundation, Testing, URLStubs).
     find "$dumped" -maxdepth 1 -name "$module@*.symbols.json" -exec cp {} "$graphs/$module/" \;
     echo "== docc convert $module"
-    if ! docc convert "Sources/$module/$module.docc" \
+    if ! "${docc[@]}" convert "Sources/$module/$module.docc" \
         --additional-symbol-graph-dir "$graphs/$module" \
         --fallback-display-name "$module" \
         --fallback-bundle-identifier "org.urlstubs.$module" \
