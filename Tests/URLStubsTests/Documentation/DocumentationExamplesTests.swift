@@ -236,6 +236,12 @@ struct DocumentationExamplesTests {
         #expect(run.contains("\nswift test 2>&1 |"))
     }
 
+    @Test("README.md stays short: at most 10 KB (the rest lives in the DocC articles and Documentation/)")
+    func readmeIsShort() throws {
+        let size = try Data(contentsOf: Self.root.appending(path: "README.md")).count
+        #expect(size <= 10_240)
+    }
+
     @Test("every relative link of the documentation points at a file that exists")
     func relativeLinksResolve() throws {
         for file in Self.documentationFiles {
