@@ -47,6 +47,10 @@ extension StubScope {
     ///   - latency: How long every covered request waits before its answer, failed
     ///     or not, on top of the stub's own delay; none by default.
     ///   - seed: The seed of the scope's decisions; see above.
+    ///   - fileID: The file of the call, for reports; leave it to its default.
+    ///   - filePath: The path of that file, for reports; leave it to its default.
+    ///   - line: The line of the call, for reports; leave it to its default.
+    ///   - column: The column of the call, for reports; leave it to its default.
     nonisolated(nonsending) public func injectFaults(
         _ pattern: RequestPattern = .anyRequest,
         rate: Double,

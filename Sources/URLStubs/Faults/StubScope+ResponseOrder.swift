@@ -44,6 +44,10 @@ extension StubScope {
     ///   - positions: How many positions there are; the longest hold is
     ///     `(positions - 1) × spacing`.
     ///   - seed: The seed of the scope's decisions.
+    ///   - fileID: The file of the call, for reports; leave it to its default.
+    ///   - filePath: The path of that file, for reports; leave it to its default.
+    ///   - line: The line of the call, for reports; leave it to its default.
+    ///   - column: The column of the call, for reports; leave it to its default.
     nonisolated(nonsending) public func shuffleResponseOrder(
         _ pattern: RequestPattern = .anyRequest,
         spacing: Duration = .milliseconds(10),

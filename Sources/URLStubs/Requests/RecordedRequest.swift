@@ -86,7 +86,7 @@ public struct RecordedRequest: Sendable {
 
     /// Decodes the body as JSON into `type`.
     ///
-    /// - Throws: ``StubRequestBodyError/missingBody`` when the request had no body,
+    /// - Throws: ``StubRequestBodyError/missingBody(method:url:)`` when the request had no body,
     ///   or the decoder's error when the body is not the expected JSON.
     public func decodeJSON<Value: Decodable>(
         _ type: Value.Type = Value.self,

@@ -6,7 +6,7 @@ import Foundation
 /// What a stub answers: an HTTP response, a transport error, or a sequence of them.
 ///
 /// Build one with the static factories (``json(_:status:headers:encoder:)``,
-/// ``data(_:status:headers:)``, ``text(_:status:headers:)``, ``status(_:)``,
+/// ``data(_:status:headers:)``, ``text(_:status:headers:)``, ``status(_:headers:)``,
 /// ``failure(_:)-(URLError.Code)``, ``fixture(at:status:headers:)`` and
 /// ``sequence(_:)``) and refine it with ``delayed(by:)``. A response that cannot be
 /// delivered (an invalid status, a body that failed to encode, a fixture that cannot

@@ -16,6 +16,10 @@ extension StubScope {
     /// - Parameters:
     ///   - name: The scenario's name, unique in the scope, such as `"cart"`.
     ///   - start: The state the scenario starts in, such as `"empty"`.
+    ///   - fileID: The file of the call, for reports; leave it to its default.
+    ///   - filePath: The path of that file, for reports; leave it to its default.
+    ///   - line: The line of the call, for reports; leave it to its default.
+    ///   - column: The column of the call, for reports; leave it to its default.
     /// - Returns: A handle to give stubs conditions and transitions, and to read or
     ///   set the scenario's state.
     nonisolated(nonsending) public func scenario(

@@ -16,6 +16,10 @@ extension StubScope {
     ///     as `cart.is("empty")`; by default none.
     ///   - transition: The state the stub moves a scenario to when it answers a
     ///     request, such as `cart.moves(to: "filled")`; by default none.
+    ///   - fileID: The file of the call, for reports; leave it to its default.
+    ///   - filePath: The path of that file, for reports; leave it to its default.
+    ///   - line: The line of the call, for reports; leave it to its default.
+    ///   - column: The column of the call, for reports; leave it to its default.
     /// - Returns: A handle to query or remove the stub.
     @discardableResult
     nonisolated(nonsending) public func stub(

@@ -24,6 +24,11 @@ import Foundation
 ///
 /// - Parameters:
 ///   - name: A name for the scope, shown in failure messages.
+///   - fileID: The file of the call, for reports; leave it to its default.
+///   - filePath: The path of that file, for reports; leave it to its default.
+///   - line: The line of the call, for reports; leave it to its default.
+///   - column: The column of the call, for reports; leave it to its default.
+///   - isolation: The actor `body` runs on; leave it to its default (the caller's).
 ///   - body: The code to run with the scope current; it receives the scope.
 /// - Returns: What `body` returns.
 /// - Throws: A ``StubVerificationError`` listing every unmatched request, unmet

@@ -64,7 +64,7 @@ public enum StubInterceptionError: Error, Sendable, Equatable, CustomStringConve
     /// class, so sessions URLStubs did not configure cannot be intercepted there.
     case unsupportedOnLinux
     /// A background configuration (the identifier it was made with) was given to
-    /// ``Foundation/URLSessionConfiguration/stubbed(from:)``: background sessions
+    /// `URLSessionConfiguration.stubbed(from:)`: background sessions
     /// never consult URL protocols, so their requests would reach the network.
     case backgroundConfiguration(identifier: String)
 

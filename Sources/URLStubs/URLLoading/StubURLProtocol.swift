@@ -11,10 +11,10 @@ import Foundation
 /// request no stub matches fails with a `URLError` that says why.
 ///
 /// It holds Foundation's hooks and little else; one request's path reads in
-/// ``Delivery``:
+/// `Delivery`:
 /// - ``canInit(with:)`` returns `true` at once; it takes no lock and reads nothing.
 /// - The scope a request belongs to is the one current where its task was first
-///   resumed: recorded on the task (``TaskScopes``) by the `resume` hook on Apple
+///   resumed: recorded on the task (`TaskScopes`) by the `resume` hook on Apple
 ///   platforms, and on the protocol itself by `init(task:cachedResponse:client:)`
 ///   on Linux, where Foundation creates the protocol inside `resume()` and keeps
 ///   it across a suspend.
@@ -29,7 +29,7 @@ public final class StubURLProtocol: URLProtocol {
 
     /// The scope current where Foundation created the protocol for its task, on
     /// the caller's task (Linux); `nil` when it was created some other way, and
-    /// the task's tag in ``TaskScopes`` decides.
+    /// the task's tag in `TaskScopes` decides.
     private var resumedIn: TaskScopes.Tag?
 
     /// Where this protocol's loading is.

@@ -9,7 +9,7 @@ import Testing
 /// problems as issues of that test case.
 ///
 /// Apply it as `@Test(.stubbed)` or `@Suite(.stubbed)`; use
-/// ``Testing/Trait/stubbed(fileID:filePath:line:column:_:)`` to register baseline
+/// `.stubbed { scope in ... }` to register baseline
 /// stubs for every test it wraps. Inside the test, reach the scope with
 /// `StubScope.currentTest()`.
 ///
@@ -141,7 +141,7 @@ extension Trait where Self == StubbedTrait {
     /// Runs each test case in a fresh stub scope timed by a clock `clock` makes for
     /// it, after registering the baseline stubs of `setup`.
     ///
-    /// Read the clock in the test with ``StubScope/clock``:
+    /// Read the clock in the test with `StubScope.clock`:
     ///
     /// ```swift
     /// @Test(.stubbed(clock: { ManualClock() }))
@@ -171,10 +171,10 @@ extension Trait where Self == StubbedTrait {
     /// pass `nil` for that, or a `name` for `Cassettes/<name>.har` (`"users"` and
     /// `"users.har"` both name `users.har`; give a name only on a
     /// single test: two test cases writing one file at once is refused).
-    /// `mode` is what ``URLStubs/withStubScope(_:cassette:mode:redaction:matching:fileID:filePath:line:column:isolation:_:)``
+    /// `mode` is what `withStubScope(_:cassette:mode:redaction:matching:)`
     /// describes, and the environment variable `URLSTUBS_RECORD` overrides it for a
     /// run. `matching` is how requests are matched with the cassette's entries
-    /// (``URLStubs/CassetteMatching``). Parameterized tests cannot share one cassette per case: call
+    /// (`CassetteMatching`). Parameterized tests cannot share one cassette per case: call
     /// `withStubScope(cassette:)` inside them with a file per argument.
     public static func stubbed(
         cassette name: String?,

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 @testable import URLStubs
 
-/// Declared by the test as an app would: the one-line conformance the README shows.
+/// Declared by the test as an app would: the one-line conformance the Direct answers article shows.
 protocol NetworkSession: Sendable {
     func data(for request: URLRequest) async throws -> (Data, URLResponse)
 }

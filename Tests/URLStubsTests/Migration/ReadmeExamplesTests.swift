@@ -5,9 +5,10 @@ import Foundation
 import Testing
 import URLStubs
 
-// Blocks of README.md, compiled and run. Each sits between `// snippet: NAME` and
-// `// end snippet` and must stay identical to the README's block marked
-// `<!-- snippet: NAME -->` (checked below). The names they use are defined here.
+// Blocks of the DocC articles (once README's), compiled and run. Each sits between
+// `// snippet: NAME` and `// end snippet` and must stay identical to the documents'
+// blocks marked `<!-- snippet: NAME -->` (checked by DocumentationExamplesTests).
+// The names they use are defined here.
 
 // MARK: - What the snippets use
 
@@ -55,6 +56,34 @@ private struct FeedClient {
 
 private typealias User = UserClient.User
 
+private let user = User(id: 1, name: "Ada")
+private let news = ["news 1", "news 2", "news 3"]
+
+/// What the dashboard shows.
+private struct Dashboard: Equatable {
+    var user: User
+    var orders: [String]
+    var news: [String]
+}
+
+/// Loads the dashboard's three resources at once, keeping each answer with its
+/// request (the order they arrive in does not matter).
+private struct DashboardLoader {
+    let session: URLSession
+
+    func load() async throws -> Dashboard {
+        async let user = get(User.self, at: "user")
+        async let orders = get([String].self, at: "orders")
+        async let news = get([String].self, at: "news")
+        return try await Dashboard(user: user, orders: orders, news: news)
+    }
+
+    private func get<Value: Decodable>(_ type: Value.Type, at path: String) async throws -> Value {
+        let (data, _) = try await session.data(from: URL(string: "https://api.example.com/\(path)")!)
+        return try JSONDecoder().decode(type, from: data)
+    }
+}
+
 // MARK: - The snippets
 
 // snippet: seeded-faults
@@ -67,6 +96,20 @@ private typealias User = UserClient.User
             let fetched = try await client.ordersRetryingTransientFailures()
             #expect(fetched == orders)
         }
+    }
+}
+// end snippet
+
+// snippet: response-order
+@Test(arguments: (0..<20).map(UInt64.init))
+func dashboardDoesNotDependOnResponseOrder(seed: UInt64) async throws {
+    try await withStubScope { scope in
+        await scope.stub(.get("https://api.example.com/user"), with: .json(user))
+        await scope.stub(.get("https://api.example.com/orders"), with: .json(orders))
+        await scope.stub(.get("https://api.example.com/news"), with: .json(news))
+        await scope.shuffleResponseOrder(seed: seed)
+        let dashboard = try await DashboardLoader(session: .stubbed).load()
+        #expect(dashboard == Dashboard(user: user, orders: orders, news: news))
     }
 }
 // end snippet
@@ -165,9 +208,9 @@ final class UserClientXCTests: StubbedTestCase {
 }
 // end snippet
 
-// MARK: - Keeping README.md and this file in step
+// MARK: - The minimal HAR file
 
-/// The HAR file of README's minimal-har block.
+/// The HAR file of the Recording article's minimal-har block (shown there verbatim).
 private let minimalHAR = #"""
 {"log": {"entries": [
   {"request": {"method": "GET", "url": "https://api.example.com/users/1"},
@@ -175,78 +218,9 @@ private let minimalHAR = #"""
 ]}}
 """#
 
-@Suite("README's examples", .timeLimit(.minutes(1)))
+@Suite("The articles' examples", .timeLimit(.minutes(1)))
 struct ReadmeExamplesTests {
-    private static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// The README's marked blocks of any language, by name: (language, code).
-    static func markedBlocks(_ text: String) -> [String: [String]] {
-        var blocks: [String: [String]] = [:]
-        for match in text.matches(of: /<!-- snippet: (\S+) -->\n```(\w+)\n((?:.*\n)*?)```/) {
-            blocks[String(match.output.1)] = [String(match.output.2), String(match.output.3)]
-        }
-        return blocks
-    }
-
-    @Test("every marked Swift block of README.md is compiled, identical, in this file; the marked JSON block is the HAR replayed below")
-    func readmeMatchesThisFile() throws {
-        let readme = try String(contentsOf: Self.root.appending(path: "README.md"), encoding: .utf8)
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let blocks = Self.markedBlocks(readme)
-        #expect(blocks.keys.sorted() == ["jsonrpc", "manual-clock", "minimal-har", "scenarios", "seeded-faults", "trait", "xctest"])
-        let compiled = ComingFromGuideTests.sourceSnippets(source)
-        // The JSON-RPC replay block is compiled, identical, by ReplayGuideTests.
-        #expect(ComingFromGuideTests.guideSnippets(readme).filter { $0.key != "jsonrpc" } == compiled)
-        #expect(blocks["minimal-har"] == ["json", minimalHAR + "\n"])
-    }
-
-    /// The first lines of README's complete Swift blocks that are not compiled yet:
-    /// the quick start's app code and tests declare `User` and `UserClient`, which
-    /// this test module declares too, and the ordering example needs a dashboard
-    /// client. Each one compiled comes off this list.
-    static let notYetCompiled = [
-        "import Foundation\n#if canImport(FoundationNetworking)\nimport FoundationNetworking\n#endif\n\nstruct User",
-        "import Testing\nimport URLStubs\n\n@Test func fetchesAUser()",
-        "@Test(arguments: (0..<20).map(UInt64.init))\nfunc dashboardDoesNotDependOnResponseOrder",
-    ]
-
-    @Test("every Swift block of README.md is compiled here (marked as a snippet), marked as a deliberate fragment (<!-- partial -->), or one of the few complete blocks listed as not compiled yet")
-    func everySwiftBlockIsAccountedFor() throws {
-        let readme = try String(contentsOf: Self.root.appending(path: "README.md"), encoding: .utf8)
-        var snippets = 0
-        var fragments: [String] = []
-        var uncompiled: [String] = []
-        for match in readme.matches(of: /(?:(<!-- [^\n]* -->)\n)?```swift\n((?:.*\n)*?)```/) {
-            let marker = match.output.1.map(String.init)
-            let code = String(match.output.2)
-            if marker?.hasPrefix("<!-- snippet: ") == true {
-                snippets += 1
-            } else if marker == "<!-- partial -->" {
-                fragments.append(String(code.prefix { $0 != "\n" }))
-            } else {
-                uncompiled.append(code)
-            }
-        }
-        #expect(snippets == 6) // Five compiled here, the JSON-RPC replay one by ReplayGuideTests.
-        #expect(fragments == [
-            #".package(url: "https://github.com/your-org/URLStubs.git", from: "0.1.0"),"#,
-            "// Patterns: a method and an absolute URL, a URL template, or a path on any host.",
-            "// Chosen faults for one host, a fixed seed, uniform latency.",
-            "// Chunks, the first at once and then one every 50 ms (Transfer-Encoding: chunked).",
-            #"await scope.stub(.post("https://api.example.com/orders"), with: .redirect(to: "/orders/42", status: 303))"#,
-            "protocol HTTPClient: Sendable {",
-            "try await withStubScope { scope in", // The served scope for a UI test: `app` is the test's XCUIApplication (Documentation/Serving.md compiles the whole test).
-            "// Let some requests reach the network (the default is: nothing does).",
-            "try StubInterception.interceptSharedSession()          // URLSession.shared",
-        ])
-        #expect(uncompiled.count == Self.notYetCompiled.count)
-        for (code, start) in zip(uncompiled, Self.notYetCompiled) {
-            #expect(code.hasPrefix(start), "an unmarked Swift block in README.md: compile it here as a snippet, or mark it <!-- partial -->")
-        }
-    }
-
-    @Test("a HAR file with only the fields README names replays: its body, as text or base64, with its status")
+    @Test("a HAR file with only the fields the Recording article names replays: its body, as text or base64, with its status")
     func minimalHARReplays() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-har-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -213,9 +213,9 @@ public struct Redaction: Sendable {
     static let secretWords: Set<String> = ["auth", "key", "sig", "pwd", "pass", "jwt", "sid", "otp", "pin", "csrf", "xsrf", "cookie"]
 
     /// Whether `name` (of a header, a query item, a form field, a JSON field or an
-    /// environment variable) looks secret: it contains one of ``secretParts``, or one of
+    /// environment variable) looks secret: it contains one of `secretParts`, or one of
     /// its words (split at anything but a letter or digit, and where a lower-case
-    /// letter meets an upper-case one) is one of ``secretWords``; case-insensitively.
+    /// letter meets an upper-case one) is one of `secretWords`; case-insensitively.
     public static func looksSecret(_ name: String) -> Bool {
         let lowered = name.lowercased()
         if secretParts.contains(where: { lowered.contains($0) }) {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import URLStubs
 
-// The code of Documentation/Replay.md (and of README's recording section), compiled
+// The code of Documentation/Replay.md (and of the Recording article), compiled
 // and run. Each snippet sits between `// snippet: NAME` and `// end snippet` and
 // must stay identical (after removing its indentation) to the block of that name.
 
@@ -189,10 +189,9 @@ struct ReplayGuideTests {
         return snippets
     }
 
-    @Test("every code block of Documentation/Replay.md and of README's replay rules is a snippet of this file, identical")
+    @Test("every code block of Documentation/Replay.md is a snippet of this file, identical")
     func documentsMatch() throws {
         let guide = try String(contentsOf: Self.root.appending(path: "Documentation/Replay.md"), encoding: .utf8)
-        let readme = try String(contentsOf: Self.root.appending(path: "README.md"), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let compiled = Self.sourceSnippets(source)
         let documented = ComingFromGuideTests.guideSnippets(guide)
@@ -202,11 +201,6 @@ struct ReplayGuideTests {
         #expect(guide.components(separatedBy: "```swift").count - 1 == documented.count)
         for (name, code) in documented {
             #expect(code == compiled[name], "Replay.md's \(name) snippet differs from ReplayGuideTests.swift")
-        }
-        let inReadme = ComingFromGuideTests.guideSnippets(readme).filter { compiled[$0.key] != nil }
-        #expect(inReadme.keys.sorted() == ["jsonrpc"])
-        for (name, code) in inReadme {
-            #expect(code == compiled[name], "README's \(name) snippet differs from ReplayGuideTests.swift")
         }
     }
 
