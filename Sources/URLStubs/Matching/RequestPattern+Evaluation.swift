@@ -55,19 +55,30 @@ extension RequestPattern {
                 }
             }
         }
-        for condition in conditions where !check(condition, request, request.target, differ) {
+        // Parameters captured by an alternative of an `or`, kept apart from
+        // `result`, which `differ` changes while the conditions are checked.
+        var captured: [String: String] = [:]
+        for condition in conditions where !check(condition, request, request.target, exhaustive, differ, &captured) {
             if !exhaustive { return result }
+        }
+        if !captured.isEmpty {
+            result.pathParameters.merge(captured) { own, _ in own }
         }
         return result
     }
 
     /// Checks one condition, reporting a difference through `differ`; returns
     /// whether the condition held.
+    ///
+    /// `exhaustive` is what ``evaluate(_:exhaustive:skippingRoute:)`` was given;
+    /// an alternative that matches adds the parameters it captured to `captured`.
     private func check(
         _ condition: Condition,
         _ request: RecordedRequest,
         _ target: RequestTarget?,
-        _ differ: (RequestMismatch.Aspect, String, String) -> Bool
+        _ exhaustive: Bool,
+        _ differ: (RequestMismatch.Aspect, String, String) -> Bool,
+        _ captured: inout [String: String]
     ) -> Bool {
         switch condition {
         case let .query(name, value):
@@ -131,6 +142,8 @@ extension RequestPattern {
                 _ = differ(.body, expected.map(Self.bodyText) ?? "no body", request.body.map(Self.bodyText) ?? "no body")
             }
             return holds
+        case .scheme, .pathSuffix, .fileExtension, .urlRegex, .formField, .alternatives, .not:
+            return checkMore(condition, request, target, exhaustive, differ, &captured)
         }
     }
 
