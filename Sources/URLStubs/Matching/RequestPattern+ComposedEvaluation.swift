@@ -4,10 +4,10 @@ import FoundationNetworking
 import Foundation
 
 extension RequestPattern {
-    /// Checks a condition on a part of the URL, a form field or a combination of
-    /// patterns, reporting a difference through `differ`; returns whether the
+    /// Checks a condition on a part of the URL, a form field or the exclusion of a
+    /// pattern, reporting a difference through `differ`; returns whether the
     /// condition held. The other conditions are checked by `check`, which hands
-    /// these over.
+    /// these over, and a choice of alternatives by ``checkAlternatives(_:_:_:_:_:)``.
     ///
     /// A condition that does not hold always reports a difference, also when the
     /// evaluation is not exhaustive: whether a request matches is decided by the
@@ -16,9 +16,7 @@ extension RequestPattern {
         _ condition: Condition,
         _ request: RecordedRequest,
         _ target: RequestTarget?,
-        _ exhaustive: Bool,
-        _ differ: (RequestMismatch.Aspect, String, String) -> Bool,
-        _ captured: inout [String: String]
+        _ differ: (RequestMismatch.Aspect, String, String) -> Bool
     ) -> Bool {
         switch condition {
         case let .scheme(scheme):
@@ -53,8 +51,6 @@ extension RequestPattern {
             return holds
         case let .formField(name, value):
             return checkFormField(name, value, request, differ)
-        case let .alternatives(patterns):
-            return checkAlternatives(patterns, request, exhaustive, differ, &captured)
         case let .not(pattern):
             let holds = !pattern.evaluate(request, exhaustive: false).isMatch
             if !holds {
@@ -62,7 +58,7 @@ extension RequestPattern {
             }
             return holds
         default:
-            preconditionFailure("check(_:) handles \(condition) itself")
+            preconditionFailure("evaluate and check handle \(condition) themselves")
         }
     }
 
@@ -92,7 +88,7 @@ extension RequestPattern {
     /// wanted, reports them: one line when each alternative differs in the same
     /// single way (`path: expected /a or /b, got /c`), else each alternative's
     /// differences, numbered.
-    private func checkAlternatives(
+    func checkAlternatives(
         _ patterns: [RequestPattern],
         _ request: RecordedRequest,
         _ exhaustive: Bool,

@@ -55,30 +55,30 @@ extension RequestPattern {
                 }
             }
         }
-        // Parameters captured by an alternative of an `or`, kept apart from
-        // `result`, which `differ` changes while the conditions are checked.
-        var captured: [String: String] = [:]
-        for condition in conditions where !check(condition, request, request.target, exhaustive, differ, &captured) {
-            if !exhaustive { return result }
-        }
-        if !captured.isEmpty {
-            result.pathParameters.merge(captured) { own, _ in own }
+        for condition in conditions {
+            let holds: Bool
+            if case let .alternatives(patterns) = condition {
+                // The parameters of the alternative that matched, kept apart from
+                // `result`, which `differ` changes while they are collected.
+                var captured: [String: String] = [:]
+                holds = checkAlternatives(patterns, request, exhaustive, differ, &captured)
+                result.pathParameters.merge(captured) { own, _ in own }
+            } else {
+                holds = check(condition, request, request.target, differ)
+            }
+            if !holds, !exhaustive { return result }
         }
         return result
     }
 
     /// Checks one condition, reporting a difference through `differ`; returns
-    /// whether the condition held.
-    ///
-    /// `exhaustive` is what ``evaluate(_:exhaustive:skippingRoute:)`` was given;
-    /// an alternative that matches adds the parameters it captured to `captured`.
+    /// whether the condition held. A choice of alternatives is checked by
+    /// `evaluate` itself, which collects the parameters of the one that matched.
     private func check(
         _ condition: Condition,
         _ request: RecordedRequest,
         _ target: RequestTarget?,
-        _ exhaustive: Bool,
-        _ differ: (RequestMismatch.Aspect, String, String) -> Bool,
-        _ captured: inout [String: String]
+        _ differ: (RequestMismatch.Aspect, String, String) -> Bool
     ) -> Bool {
         switch condition {
         case let .query(name, value):
@@ -143,7 +143,7 @@ extension RequestPattern {
             }
             return holds
         case .scheme, .pathSuffix, .fileExtension, .urlRegex, .formField, .alternatives, .not:
-            return checkMore(condition, request, target, exhaustive, differ, &captured)
+            return checkMore(condition, request, target, differ)
         }
     }
 
