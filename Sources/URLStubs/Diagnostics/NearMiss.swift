@@ -31,7 +31,7 @@ extension NearMiss {
     var distance: Int {
         mismatches.reduce(0) { total, mismatch in
             switch mismatch.aspect {
-            case .origin, .path: total + 3
+            case .origin, .path, .url: total + 3
             case .method: total + 2
             case .query, .header, .body, .predicate, .pattern: total + 1
             case .scenario: total

@@ -47,4 +47,53 @@ enum PatternMessages {
     static func malformedTemplate(_ source: String, segment: Substring) -> String {
         "\"\(source)\" has a malformed template segment \"\(segment)\": write {name} as a whole path segment"
     }
+
+    // MARK: Conditions on parts of the URL, forms and combinations
+
+    static let emptyRegex = "the URL regular expression is empty, which would match every URL: use .anyRequest for that"
+
+    static func invalidRegex(_ source: String, reason: String) -> String {
+        "the URL regular expression \"\(source)\" cannot be compiled: \(reason)"
+    }
+
+    static func invalidSchemeCondition(_ scheme: String) -> String {
+        let hint = scheme.contains(":") ? " (write the scheme alone, such as \"https\", without \"://\")" : ""
+        return "\"\(scheme)\" is not a scheme: a scheme is a letter followed by letters, digits, \"+\", \"-\" or \".\"" + hint
+    }
+
+    /// What is wrong with `text`, a path suffix or file extension (`kind`) written
+    /// as `written`, or `nil` when it is usable.
+    static func pathPieceProblem(_ text: String, kind: String, written: String? = nil) -> String? {
+        let written = written ?? text
+        if text.isEmpty {
+            return "the \(kind) \"\(written)\" is empty"
+        }
+        if written.first?.isWhitespace == true || written.last?.isWhitespace == true {
+            return "the \(kind) \"\(written)\" has leading or trailing spaces"
+        }
+        if text.contains("?") {
+            return "the \(kind) \"\(written)\" contains \"?\", which starts the query, and the query is not part of the path: match it with .query(name, value)"
+        }
+        if text.contains("#") {
+            return "the \(kind) \"\(written)\" contains \"#\", which starts a fragment, and a fragment is never sent to a server"
+        }
+        return nil
+    }
+
+    static func fileExtensionWithSlash(_ written: String) -> String {
+        "the file extension \"\(written)\" contains \"/\": an extension is the end of the last path segment; match a longer ending with .pathSuffix(_:)"
+    }
+
+    static let emptyFormFieldName = "the form field name is empty"
+
+    /// The expected side of one alternative's difference, when the alternatives
+    /// of an `or` differ in several ways: `/users, in alternative 1 (GET https://api.example.com/users)`.
+    static func inAlternative(_ expected: String, number: Int, of pattern: String) -> String {
+        "\(expected), in alternative \(number) (\(pattern))"
+    }
+
+    /// The expected side of a request that matched a pattern it must not match.
+    static func notMatching(_ pattern: String) -> String {
+        "a request not matching \(pattern)"
+    }
 }

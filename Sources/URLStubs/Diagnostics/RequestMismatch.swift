@@ -10,6 +10,9 @@ public struct RequestMismatch: Sendable, Hashable {
         case method
         /// The scheme, host or port.
         case origin
+        /// The whole URL, compared with a regular expression
+        /// (``RequestPattern/url(matching:)-swift.type.method``).
+        case url
         /// The path.
         case path
         /// The query items.
@@ -18,7 +21,8 @@ public struct RequestMismatch: Sendable, Hashable {
         case header
         /// The body.
         case body
-        /// A custom predicate.
+        /// A custom predicate, or a pattern the request must not match
+        /// (``RequestPattern/not(_:)``, ``RequestPattern/excluding(_:)``).
         case predicate
         /// The pattern itself, which is malformed and can match nothing.
         case pattern

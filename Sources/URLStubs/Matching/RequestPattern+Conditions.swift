@@ -62,7 +62,7 @@ extension RequestPattern {
         return copy
     }
 
-    private func failing(_ problem: String) -> RequestPattern {
+    func failing(_ problem: String) -> RequestPattern {
         var copy = self
         copy.problem = copy.problem ?? problem
         return copy

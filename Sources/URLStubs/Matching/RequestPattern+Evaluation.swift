@@ -55,14 +55,25 @@ extension RequestPattern {
                 }
             }
         }
-        for condition in conditions where !check(condition, request, request.target, differ) {
-            if !exhaustive { return result }
+        for condition in conditions {
+            let holds: Bool
+            if case let .alternatives(patterns) = condition {
+                // The parameters of the alternative that matched, kept apart from
+                // `result`, which `differ` changes while they are collected.
+                var captured: [String: String] = [:]
+                holds = checkAlternatives(patterns, request, exhaustive, differ, &captured)
+                result.pathParameters.merge(captured) { own, _ in own }
+            } else {
+                holds = check(condition, request, request.target, differ)
+            }
+            if !holds, !exhaustive { return result }
         }
         return result
     }
 
     /// Checks one condition, reporting a difference through `differ`; returns
-    /// whether the condition held.
+    /// whether the condition held. A choice of alternatives is checked by
+    /// `evaluate` itself, which collects the parameters of the one that matched.
     private func check(
         _ condition: Condition,
         _ request: RecordedRequest,
@@ -131,6 +142,8 @@ extension RequestPattern {
                 _ = differ(.body, expected.map(Self.bodyText) ?? "no body", request.body.map(Self.bodyText) ?? "no body")
             }
             return holds
+        case .scheme, .pathSuffix, .fileExtension, .urlRegex, .formField, .alternatives, .not:
+            return checkMore(condition, request, target, differ)
         }
     }
 

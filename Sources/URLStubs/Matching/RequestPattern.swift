@@ -39,6 +39,20 @@ public struct RequestPattern: Sendable {
         case recordedQuery([QueryItem])
         /// A body equal to this recorded one, where redacted values match any.
         case recordedBody(Data?)
+        /// The scheme, lowercased.
+        case scheme(String)
+        /// A percent-encoded path ending; `display` is the ending as written.
+        case pathSuffix(encoded: String, display: String)
+        /// A last path segment ending in `.` and this percent-encoded extension.
+        case fileExtension(encoded: String, display: String)
+        /// The whole URL text, searched with a regular expression.
+        case urlRegex(URLRegex)
+        /// A field of a form body, with the value `value` when it is given.
+        case formField(name: String, value: String?)
+        /// Any one of these patterns (at least two).
+        indirect case alternatives([RequestPattern])
+        /// Not this pattern.
+        indirect case not(RequestPattern)
     }
 
     /// The uppercased method to match, or `nil` for any method.
@@ -72,8 +86,16 @@ extension RequestPattern: CustomStringConvertible {
     /// The pattern written as `METHOD URL` followed by its conditions, for example
     /// `GET https://api.example.com/users/{id} [header Accept: application/json]`.
     public var description: String {
-        var text = (method ?? "ANY") + " " + (urlSource.map { $0.isEmpty ? "\"\"" : $0 } ?? "any URL")
-        let details = conditions.map { condition -> String in
+        var remaining = conditions[...]
+        var text: String
+        if method == nil, urlSource == nil, let first = remaining.first, let composite = Self.compositeText(first) {
+            // `.get(a).or(.get(b))` and `.not(p)` are written as what they combine.
+            remaining = remaining.dropFirst()
+            text = remaining.isEmpty ? composite : "(" + composite + ")"
+        } else {
+            text = (method ?? "ANY") + " " + (urlSource.map { $0.isEmpty ? "\"\"" : $0 } ?? "any URL")
+        }
+        let details = remaining.map { condition -> String in
             switch condition {
             case let .query(name, value?): "query \(name)=\(value)"
             case let .query(name, nil): "query \(name)"
@@ -87,11 +109,33 @@ extension RequestPattern: CustomStringConvertible {
             case let .recordedQuery(items): items.isEmpty ? "no query" : "query " + Self.queryText(items)
             case let .recordedBody(body?): "body " + Self.bodyText(body)
             case .recordedBody(nil): "no body"
+            case let .scheme(scheme): "scheme \(scheme)"
+            case let .pathSuffix(_, display): "path ending in \"\(display)\""
+            case let .fileExtension(_, display): "file extension .\(display)"
+            case let .urlRegex(regex): "URL matching \(regex.source)"
+            case let .formField(name, value?): "form field \(name)=\(value)"
+            case let .formField(name, nil): "form field \(name)"
+            case .alternatives, .not: Self.compositeText(condition) ?? ""
             }
         }
         if !details.isEmpty {
             text += " [" + details.joined(separator: ", ") + "]"
         }
         return text
+    }
+}
+
+extension RequestPattern {
+    /// How an ``Condition/alternatives(_:)`` or ``Condition/not(_:)`` condition is
+    /// written, or `nil` for any other condition.
+    static func compositeText(_ condition: Condition) -> String? {
+        switch condition {
+        case let .alternatives(patterns):
+            patterns.map { $0.description.contains(" or ") ? "(\($0.description))" : $0.description }.joined(separator: " or ")
+        case let .not(pattern):
+            "not " + (pattern.description.contains(" or ") ? "(\(pattern.description))" : pattern.description)
+        default:
+            nil
+        }
     }
 }

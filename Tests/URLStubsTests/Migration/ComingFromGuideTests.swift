@@ -39,7 +39,10 @@ struct ComingFromGuideTests {
         let source = try String(contentsOf: Self.root.appending(path: "Tests/URLStubsTests/Migration/ComingFromTests.swift"), encoding: .utf8)
         let documented = Self.guideSnippets(guide)
         let compiled = Self.sourceSnippets(source)
-        #expect(documented.keys.sorted() == ["adapter", "closure", "mocker", "ohhttpstubs", "per-test-protocol", "protocol", "session-subclass", "static-protocol"])
+        #expect(documented.keys.sorted() == [
+            "adapter", "closure", "mocker", "mocker-shared", "ohhttpstubs", "ohhttpstubs-conditions", "ohhttpstubs-shared",
+            "per-test-protocol", "protocol", "replay-cassette", "replay-stubs", "session-subclass", "static-protocol",
+        ])
         #expect(documented.keys.sorted() == compiled.keys.sorted())
         for (name, code) in documented {
             #expect(code == compiled[name], "the guide's \(name) snippet differs from ComingFromTests.swift")

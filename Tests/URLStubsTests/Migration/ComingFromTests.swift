@@ -181,6 +181,24 @@ struct UsersInParallel {
 
 // MARK: - OHHTTPStubs
 
+#if canImport(ObjectiveC)
+// snippet: ohhttpstubs-shared
+final class LegacyUserServiceTests: StubbedTestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try StubInterception.interceptSharedSession()          // URLSession.shared
+        try StubInterception.interceptDefaultConfigurations()  // sessions made from .default and .ephemeral from now on
+    }
+
+    func testLoadsUserThroughTheSharedSession() async throws {
+        await stubScope.stub(.host("api.example.com").url(matching: #"/users/\d+$"#), with: .json(GuideUser(id: 1, name: "Ada")))
+        let user = try await APIClient(session: .shared).user(id: 1)
+        XCTAssertEqual(user.name, "Ada")
+    }
+}
+// end snippet
+#endif
+
 // snippet: ohhttpstubs
 final class UserServiceTests: StubbedTestCase {
     func testLoadsUser() async throws {
@@ -201,7 +219,40 @@ final class UserServiceTests: StubbedTestCase {
 }
 // end snippet
 
+// snippet: ohhttpstubs-conditions
+final class ImageTests: StubbedTestCase {
+    func testThumbnailsAreImagesButAvatarsAreNot() async throws {
+        await stubScope.stub(.pathSuffix("/avatar.jpg"), with: .status(404))
+        let image = StubResponse.data(Data([0xFF, 0xD8, 0xFF]), headers: ["Content-Type": "image/jpeg"])
+        await stubScope.stub(.fileExtension("jpg").or(.fileExtension("jpeg")).excluding(.pathSuffix("/avatar.jpg")), with: image)
+        let (thumbnail, _) = try await URLSession.stubbed.data(from: URL(string: "https://cdn.example.com/t/42.jpeg")!)
+        XCTAssertEqual(thumbnail, Data([0xFF, 0xD8, 0xFF]))
+        let (_, avatar) = try await URLSession.stubbed.data(from: URL(string: "https://cdn.example.com/u/1/avatar.jpg")!)
+        XCTAssertEqual((avatar as? HTTPURLResponse)?.statusCode, 404)
+    }
+}
+// end snippet
+
 // MARK: - Mocker
+
+#if canImport(ObjectiveC)
+// snippet: mocker-shared
+@Suite("Code that calls URLSession.shared", .stubbed)
+struct SharedSessionAvatars {
+    init() throws {
+        try StubInterception.interceptSharedSession()
+    }
+
+    @Test("an avatar is any PNG file, whatever its query")
+    func avatar() async throws {
+        await StubScope.currentTest().stub(.fileExtension("png"), with: .data(Data([0x89, 0x50, 0x4E, 0x47])))
+        let url = URL(string: "https://cdn.example.com/users/1/avatar.png?size=64")!
+        let (data, _) = try await URLSession.shared.data(from: url)
+        #expect(data == Data([0x89, 0x50, 0x4E, 0x47]))
+    }
+}
+// end snippet
+#endif
 
 // snippet: mocker
 @Test("creating a user posts it once, as JSON")
@@ -215,3 +266,32 @@ func creatingPostsOnce() async throws {
     }
 }
 // end snippet
+
+// MARK: - Replay
+
+/// The folder of the guide's recordings (the test target's cassette folder, which
+/// the package excludes from its resources).
+let guideCassettes = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent() // Migration
+    .deletingLastPathComponent() // URLStubsTests
+    .appendingPathComponent("Recording/Cassettes", isDirectory: true)
+
+// snippet: replay-cassette
+@Test("user 42 comes from the recording", .stubbed(cassette: "guide-user", directory: guideCassettes))
+func userFromRecording() async throws {
+    let user = try await APIClient(session: .stubbed).user(id: 42)
+    #expect(user == GuideUser(id: 42, name: "Ada"))
+}
+// end snippet
+
+// snippet: replay-stubs
+@Test("any user is Ada, on either version of the API", .stubbed { scope in
+    await scope.stub(.url(matching: #"^https://api\.example\.com/(v2/)?users/\d+$"#), with: .json(GuideUser(id: 7, name: "Ada")))
+})
+func anyUserIsAda() async throws {
+    #expect(try await APIClient(session: .stubbed).user(id: 7).name == "Ada")
+    let (data, _) = try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/v2/users/7")!)
+    #expect(try JSONDecoder().decode(GuideUser.self, from: data).name == "Ada")
+}
+// end snippet
+
