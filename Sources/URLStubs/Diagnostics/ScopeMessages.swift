@@ -30,26 +30,26 @@ enum ScopeMessages {
 
     /// The problem of a stub that answered fewer or more requests than expected,
     /// or `nil` when its expectation is met (or the stub was refused, which is
-    /// reported on its own).
+    /// reported on its own): the check is ``StubExpectation/shortfall(hits:violations:cancellations:isRefused:)``,
+    /// the words are here.
     static func unmetExpectation(of entry: StubEntry) -> StubProblem? {
         let expectation = entry.expectation
-        let answered = entry.hits + entry.violations
-        let isMet = answered >= expectation.minimum && expectation.maximum.map { answered <= $0 } ?? true
-        if isMet, expectation.requiresCancellation, entry.cancellations < entry.hits, entry.refusal == nil {
-            let answeredCount = entry.hits - entry.cancellations
-            return StubProblem(
-                kind: .unmetExpectation(stub: entry.pattern.description, expected: expectation, actual: answered),
-                message: "The stub \(entry.summary) expected every request to be cancelled by its caller, but \(answeredCount) of \(entry.hits) got \(answeredCount == 1 ? "its" : "their") answer.",
-                location: entry.location
-            )
+        guard let shortfall = expectation.shortfall(hits: entry.hits, violations: entry.violations, cancellations: entry.cancellations, isRefused: entry.refusal != nil) else {
+            return nil
         }
-        guard !isMet, entry.refusal == nil else { return nil }
-        let times = answered == 1 ? "1 time" : "\(answered) times"
-        return StubProblem(
-            kind: .unmetExpectation(stub: entry.pattern.description, expected: expectation, actual: answered),
-            message: entry.origin == .written
+        let message: String
+        switch shortfall {
+        case let .notCancelled(answered, hits):
+            message = "The stub \(entry.summary) expected every request to be cancelled by its caller, but \(answered) of \(hits) got \(answered == 1 ? "its" : "their") answer."
+        case let .requested(count):
+            let times = count == 1 ? "1 time" : "\(count) times"
+            message = entry.origin == .written
                 ? "The stub \(entry.pattern) expected \(expectation) but was requested \(times)."
-                : "The stub \(entry.summary) expected \(expectation) but was requested \(times).",
+                : "The stub \(entry.summary) expected \(expectation) but was requested \(times)."
+        }
+        return StubProblem(
+            kind: .unmetExpectation(stub: entry.pattern.description, expected: expectation, actual: entry.hits + entry.violations),
+            message: message,
             location: entry.location
         )
     }

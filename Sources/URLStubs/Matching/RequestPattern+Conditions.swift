@@ -68,13 +68,3 @@ extension RequestPattern {
         return copy
     }
 }
-
-/// JSON in one canonical spelling: sorted keys, no insignificant whitespace.
-enum JSONCanonical {
-    static func data(_ json: Data) -> Data? {
-        guard let object = try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]) else {
-            return nil
-        }
-        return try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
-    }
-}

@@ -181,10 +181,3 @@ extension RequestPattern {
         return text.count > limit ? "\"\(text.prefix(limit))…\" (\(data.count) bytes)" : "\"\(text)\""
     }
 }
-
-extension String {
-    /// The string, or `nil` when it is empty.
-    var nonEmpty: String? {
-        isEmpty ? nil : self
-    }
-}

@@ -170,10 +170,3 @@ public struct StubResponse: Sendable {
         return StubResponse(.http(status: status, headers: fields, body: body))
     }
 }
-
-extension [String: String] {
-    /// Whether a header field named `name` is present, compared case-insensitively.
-    func containsField(_ name: String) -> Bool {
-        keys.contains { $0.equalsIgnoringCase(name) }
-    }
-}

@@ -118,14 +118,3 @@ struct RequestTimeout {
         return StubFailure.error(FailureMessages.timedOut(request, after: interval ?? .zero), url: request.url, code: .timedOut)
     }
 }
-
-extension Result where Failure == any Error {
-    /// The result of `body`: its value, or the error it throws.
-    init(catching body: () async throws -> Success) async {
-        do {
-            self = .success(try await body())
-        } catch {
-            self = .failure(error)
-        }
-    }
-}
