@@ -17,7 +17,7 @@ enum BenchmarkFixtures {
     static let origin = "https://bench.invalid"
     /// The URL of the single-stub variants.
     static let singleURL = URL(string: origin + "/single")!
-    /// The URL the global namespace answers.
+    /// The URL the global scope answers.
     static let globalURL = URL(string: origin + "/global")!
     /// A URL no stub answers.
     static let missingURL = URL(string: origin + "/missing")!
