@@ -45,7 +45,7 @@ extension StubVerificationError: CustomStringConvertible {
                 if let location = problem.location {
                     first += " (at \(location))"
                 }
-            case .invalidChaos:
+            case .invalidFaults:
                 if let location = problem.location {
                     first += " (called at \(location))"
                 }

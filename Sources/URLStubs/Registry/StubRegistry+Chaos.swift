@@ -44,7 +44,7 @@ extension StubRegistry {
                 return ChaosMessages.ignored(rule.summary, at: rule.location, scope: scope, hasEnded: scope.id < state.nextScopeID)
             }
             func report(_ message: String, reason: String) {
-                let kind = StubProblem.Kind.invalidChaos(call: rule.summary, reason: reason)
+                let kind = StubProblem.Kind.invalidFaults(call: rule.summary, reason: reason)
                 scopeState.problems.append(StubProblem(kind: kind, message: message, location: rule.location))
             }
             if let problem = rule.problem {

@@ -22,7 +22,7 @@ public struct StubProblem: Sendable {
         /// An `injectFaults` or `shuffleResponseOrder` call that cannot be used (the
         /// call was ignored), or whose seed could not be honoured (an unreadable
         /// `URLSTUBS_SEED`, a seed that disagrees with the scope's), with the reason.
-        case invalidChaos(call: String, reason: String)
+        case invalidFaults(call: String, reason: String)
         /// A background session configuration (the identifier it was made with)
         /// was created in the scope while ``StubInterception/interceptDefaultConfigurations()``
         /// was on: background sessions never consult URL protocols, so its

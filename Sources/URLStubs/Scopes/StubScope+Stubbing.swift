@@ -15,13 +15,13 @@ extension StubScope {
     ///   - condition: The state a scenario must be in for the stub to match, such
     ///     as `cart.is("empty")`; by default none.
     ///   - transition: The state the stub moves a scenario to when it answers a
-    ///     request, such as `cart.moves(to: "filled")`; by default none.
+    ///     request, such as `cart.transition(to: "filled")`; by default none.
     /// - Returns: A handle to query or remove the stub.
     @discardableResult
     nonisolated(nonsending) public func stub(
         _ pattern: RequestPattern,
         with response: StubResponse,
-        times: StubExpectation = .any,
+        times: StubExpectation = .anyNumber,
         when condition: StubScenario.Condition? = nil,
         then transition: StubScenario.Transition? = nil,
         fileID: String = #fileID,
@@ -52,7 +52,7 @@ extension StubScope {
     @discardableResult
     nonisolated(nonsending) public func stub(
         _ pattern: RequestPattern,
-        times: StubExpectation = .any,
+        times: StubExpectation = .anyNumber,
         when condition: StubScenario.Condition? = nil,
         then transition: StubScenario.Transition? = nil,
         fileID: String = #fileID,
@@ -87,7 +87,7 @@ extension StubScope {
     @discardableResult
     nonisolated(nonsending) public func stub(
         _ pattern: RequestPattern,
-        times: StubExpectation = .any,
+        times: StubExpectation = .anyNumber,
         when condition: StubScenario.Condition? = nil,
         then transition: StubScenario.Transition? = nil,
         fileID: String = #fileID,

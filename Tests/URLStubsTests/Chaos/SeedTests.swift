@@ -82,7 +82,7 @@ struct SeedTests {
     func environmentReplays() async throws {
         let urls = (0..<40).map { "https://seed.example.com/items/\($0)" }
         let rule = { (location: StubSourceLocation) in
-            FaultRule(pattern: .anyRequest, rate: 0.5, faults: [.serviceUnavailable, .timedOut], latency: .none, location: location)
+            FaultRule(pattern: .anyRequest, rate: 0.5, faults: [.serviceUnavailable, .timedOut], latency: .zero, location: location)
         }
         let here = StubSourceLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
         let original = try await withStubScope { scope in

@@ -109,7 +109,7 @@ final class StubbedTestCaseFailureTests: StubbedTestCase {
     func testDriftIsReportedAtTheStub() async throws {
         let server = try LocalServer { _ in ServedResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"id":1}"#.utf8)) }
         self.server.value = server
-        await stubScope.checkForDrift()
+        await stubScope.startCheckingForDrift()
         let stub = await stubScope.stub(.get(server.url("/users/1")), with: .json(#"{"id": 1, "email": "a@b.c"}"#))
         registrationLine.value = stub.location.line
         _ = try await URLSession.stubbed.data(from: server.url("/users/1"))
