@@ -39,13 +39,38 @@ public struct StubProblem: Sendable {
     /// for unmatched and abandoned requests (when known).
     public let location: StubSourceLocation?
 
+    /// Whether the problem fails the test (``Severity/error``) or is only said
+    /// (``Severity/warning``).
+    public let severity: Severity
+
+    /// How much a problem weighs.
+    public enum Severity: Sendable, Hashable {
+        /// Said, without failing the test or making `withStubScope` throw: a request
+        /// left waiting when its scope ended.
+        case warning
+        /// Fails the test, and makes `withStubScope` throw.
+        case error
+    }
+
     /// Whether the problem is only a warning, which does not fail a test and does
     /// not make `withStubScope` throw.
     public var isWarning: Bool {
-        if case .abandonedRequest = kind {
-            return true
+        severity == .warning
+    }
+
+    /// A problem of `kind`; its severity is `severity`, by default a warning for an
+    /// abandoned request and an error for the rest.
+    init(kind: Kind, message: String, location: StubSourceLocation?, severity: Severity? = nil) {
+        self.kind = kind
+        self.message = message
+        self.location = location
+        if let severity {
+            self.severity = severity
+        } else if case .abandonedRequest = kind {
+            self.severity = .warning
+        } else {
+            self.severity = .error
         }
-        return false
     }
 }
 

@@ -39,7 +39,7 @@ extension StubScope {
     ///   when none arrives in time, ``RequestWaitError/scopeEnded(scope:pattern:)`` when
     ///   the scope ends first, ``RequestWaitError/cancelled(pattern:)`` when the waiting
     ///   task is cancelled.
-    public func waitForRequest(
+    nonisolated(nonsending) public func waitForRequest(
         matching pattern: RequestPattern = .anyRequest,
         timeout: Duration = .seconds(10)
     ) async throws -> RecordedRequest {
@@ -54,7 +54,7 @@ extension StubScope {
     ///
     /// - Throws: The errors of ``waitForRequest(matching:timeout:)``; a timeout says
     ///   how many of the requests arrived.
-    public func waitForRequests(
+    nonisolated(nonsending) public func waitForRequests(
         matching pattern: RequestPattern = .anyRequest,
         count: Int,
         timeout: Duration = .seconds(10)

@@ -1,0 +1,25 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import Testing
+import URLStubs
+
+@Suite("A problem's severity is stored with it", .timeLimit(.minutes(1)))
+struct ProblemSeverityTests {
+    @Test("an unmatched request is an error; a request abandoned when its scope ends is a warning, and isWarning agrees")
+    func severities() async throws {
+        let error = await #expect(throws: StubVerificationError.self) {
+            try await withStubScope { scope in
+                await scope.stub(.get("https://api.example.com/slow"), with: .noResponse)
+                let waiting = Task { try? await getText("https://api.example.com/slow") }
+                _ = try await scope.waitForRequest(matching: .get("https://api.example.com/slow"), timeout: .seconds(10))
+                _ = try? await getText("https://api.example.com/unstubbed")
+                _ = waiting
+            }
+        }
+        let problems = try #require(error?.problems)
+        #expect(problems.map(\.severity) == [.error, .warning])
+        #expect(problems.map(\.isWarning) == [false, true])
+    }
+}
