@@ -126,7 +126,7 @@ final class StubRegistry: Sendable {
             check.live.cancel() // Started after the scope's checks were collected.
         }
         for waiter in ended.waiters.values {
-            waiter.resume(with: .failure(RequestWaitError.scopeEnded(scope: title, pattern: waiter.pattern.description)))
+            waiter.resume(with: .failure(RequestWaitError(.scopeEnded, pattern: waiter.pattern, scope: ended.scope, scopeTitle: title, expected: waiter.count, arrived: waiter.collected, timeout: waiter.wait)))
         }
         var problems = ended.problems + ended.entries.compactMap(ScopeMessages.unmetExpectation) + warnings
         if let recording = ended.recording {

@@ -165,7 +165,7 @@ func withVerifiedScope<Result>(
     switch outcome.result {
     case let .success(value):
         guard failing.isEmpty else {
-            throw StubVerificationError(scope: outcome.title, problems: scrubbed())
+            throw StubVerificationError(scope: outcome.scope, scopeTitle: outcome.title, problems: scrubbed())
         }
         return value
     case let .failure(error):
@@ -174,10 +174,10 @@ func withVerifiedScope<Result>(
             throw error
         }
         if !failing.isEmpty {
-            throw StubVerificationError(scope: outcome.title, problems: scrubbed(), bodyError: error)
+            throw StubVerificationError(scope: outcome.scope, scopeTitle: outcome.title, problems: scrubbed(), bodyError: error)
         }
         if let seedNote = outcome.seedNote, !(error is CancellationError) {
-            throw StubVerificationError(scope: outcome.title, problems: scrubbed(), bodyError: error, seedNote: seedNote)
+            throw StubVerificationError(scope: outcome.scope, scopeTitle: outcome.title, problems: scrubbed(), bodyError: error, seedNote: seedNote)
         }
         throw error
     }

@@ -214,7 +214,7 @@ struct SeedTests {
         }
         #expect(error?.bodyError as? GaveUp == GaveUp())
         #expect(error?.problems.isEmpty == true)
-        #expect(error?.scope.hasSuffix("(opened at URLStubsTests/SeedTests.swift:\(line))") == true)
-        #expect(error?.description == "URLStubs: the body of \(error?.scope ?? "") threw URLStubsTests.SeedTests.GaveUp().\n\(Self.note)")
+        #expect(error?.scopeTitle.hasSuffix("(opened at URLStubsTests/SeedTests.swift:\(line))") == true)
+        #expect(error?.description == "URLStubs: the body of \(error?.scopeTitle ?? "") threw URLStubsTests.SeedTests.GaveUp().\n\(Self.note)")
     }
 }

@@ -7,10 +7,12 @@ import URLStubs
 
 @Suite("A problem's severity is stored with it", .timeLimit(.minutes(1)))
 struct ProblemSeverityTests {
-    @Test("an unmatched request is an error; a request abandoned when its scope ends is a warning, and isWarning agrees")
+    @Test("an unmatched request is an error; a request abandoned when its scope ends is a warning, and isWarning agrees; the error names the scope as a value")
     func severities() async throws {
+        let opened = Shared<StubScope?>(nil)
         let error = await #expect(throws: StubVerificationError.self) {
-            try await withStubScope { scope in
+            try await withStubScope("severities") { scope in
+                opened.value = scope
                 await scope.stub(.get("https://api.example.com/slow"), with: .noResponse)
                 let waiting = Task { try? await getText("https://api.example.com/slow") }
                 _ = try await scope.waitForRequest(matching: .get("https://api.example.com/slow"), timeout: .seconds(10))
@@ -21,5 +23,7 @@ struct ProblemSeverityTests {
         let problems = try #require(error?.problems)
         #expect(problems.map(\.severity) == [.error, .warning])
         #expect(problems.map(\.isWarning) == [false, true])
+        #expect(error?.scope == opened.value)
+        #expect(error?.scopeTitle.hasPrefix("\(try #require(opened.value)) \"severities\"") == true)
     }
 }

@@ -110,7 +110,7 @@ struct StubScopeOptionsTests {
                 _ = try? await getText("https://api.example.com/unstubbed")
             }
         }
-        #expect(error?.scope.contains("\"checkout\"") == true)
+        #expect(error?.scopeTitle.contains("\"checkout\"") == true)
     }
 
     @Test("a seed: that differs from the options' seed is reported, and the options' seed is used")
