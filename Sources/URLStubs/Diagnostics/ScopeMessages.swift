@@ -31,14 +31,15 @@ enum ScopeMessages {
     /// The problem of a stub that answered fewer or more requests than expected,
     /// or `nil` when its expectation is met (or the stub was refused, which is
     /// reported on its own).
-    static func unmetExpectation(of entry: StubEntry) -> StubProblem? {
+    static func unmetExpectation(of entry: StubEntry, in scope: StubScope) -> StubProblem? {
+        let stub = Stub(id: entry.id, scope: scope, pattern: entry.pattern, location: entry.location)
         let expectation = entry.expectation
         let answered = entry.hits + entry.violations
         let isMet = answered >= expectation.minimum && expectation.maximum.map { answered <= $0 } ?? true
         if isMet, expectation.requiresCancellation, entry.cancellations < entry.hits, entry.refusal == nil {
             let answeredCount = entry.hits - entry.cancellations
             return StubProblem(
-                kind: .unmetExpectation(stub: entry.pattern.description, expected: expectation, actual: answered),
+                kind: .unmetExpectation(stub: stub, expected: expectation, actual: answered),
                 message: "The stub \(entry.summary) expected every request to be cancelled by its caller, but \(answeredCount) of \(entry.hits) got \(answeredCount == 1 ? "its" : "their") answer.",
                 location: entry.location
             )
@@ -46,7 +47,7 @@ enum ScopeMessages {
         guard !isMet, entry.refusal == nil else { return nil }
         let times = answered == 1 ? "1 time" : "\(answered) times"
         return StubProblem(
-            kind: .unmetExpectation(stub: entry.pattern.description, expected: expectation, actual: answered),
+            kind: .unmetExpectation(stub: stub, expected: expectation, actual: answered),
             message: entry.origin == .written
                 ? "The stub \(entry.pattern) expected \(expectation) but was requested \(times)."
                 : "The stub \(entry.summary) expected \(expectation) but was requested \(times).",

@@ -5,9 +5,9 @@ public struct StubProblem: Sendable {
         /// A request that no stub matched; it failed with a `URLError`.
         case unmatchedRequest(RecordedRequest, nearMisses: [NearMiss])
         /// A stub that answered fewer (or more) requests than its expectation.
-        case unmetExpectation(stub: String, expected: StubExpectation, actual: Int)
+        case unmetExpectation(stub: Stub, expected: StubExpectation, actual: Int)
         /// A stub whose pattern, response or scenario cannot be used, with the reason.
-        case invalidStub(stub: String, reason: String)
+        case invalidStub(stub: Stub, reason: String)
         /// A scenario that could not be created, or moved, as asked, with the reason.
         case invalidScenario(scenario: String, reason: String)
         /// A request still waiting for a delayed or computed response when the

@@ -26,4 +26,32 @@ struct ProblemSeverityTests {
         #expect(error?.scope == opened.value)
         #expect(error?.scopeTitle.hasPrefix("\(try #require(opened.value)) \"severities\"") == true)
     }
+
+    @Test("an unmet expectation and an unusable stub carry the stub's handle, the one stub(_:with:) returned")
+    func problemsCarryTheStub() async throws {
+        let stubs = Shared<[Stub]>([])
+        let error = await #expect(throws: StubVerificationError.self) {
+            try await withStubScope { scope in
+                stubs.value.append(await scope.stub(.get("https://api.example.com/once"), with: .status(200), times: .once))
+                stubs.value.append(await scope.stub(.get("https://api.example.com/bad"), with: .status(42)))
+            }
+        }
+        var unmet: Stub?
+        var invalid: Stub?
+        for problem in error?.problems ?? [] {
+            switch problem.kind {
+            case let .unmetExpectation(stub, expected, actual):
+                #expect(expected == .once)
+                #expect(actual == 0)
+                unmet = stub
+            case let .invalidStub(stub, _):
+                invalid = stub
+            default:
+                Issue.record("unexpected problem \(problem)")
+            }
+        }
+        #expect(unmet == stubs.value.first)
+        #expect(invalid == stubs.value.last)
+        #expect(unmet?.pattern == "GET https://api.example.com/once")
+    }
 }
