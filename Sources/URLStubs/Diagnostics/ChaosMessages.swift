@@ -125,6 +125,11 @@ enum ChaosMessages {
         "seed \(seed) differs from the seed \(first) given at \(location); a scope has one seed, fixed by its first faults or shuffle call"
     }
 
+    /// A `seed:` that differs from the seed the scope's options gave.
+    static func conflictingOptionsSeed(_ seed: UInt64, given: UInt64, at location: StubSourceLocation?) -> String {
+        "seed \(seed) differs from the seed \(given) of the scope's options\(location.map { " (scope opened at \($0))" } ?? ""); a scope has one seed, so the options' seed was used"
+    }
+
     /// A `seed:` given after a call without one already seeded the scope.
     static func lateSeed(_ seed: UInt64, scopeSeed: UInt64, at location: StubSourceLocation) -> String {
         "seed \(seed) comes after the call at \(location), which seeded the scope with \(scopeSeed); a scope has one seed, so pass it to the scope's first faults or shuffle call"

@@ -22,6 +22,10 @@ enum RecordingMessages {
             "URLStubs: did not write the cassette \(path): the redaction rule \(rule) removed nothing in its \(entries) \(entries == 1 ? "entry" : "entries"), so what it was meant to remove may be in them. Nothing was written. Fix the rule (a JSON path, a header or item name spelled as the traffic spells it), or remove it."
         case let .invalidEnvironment(variable, value, reason):
             "URLStubs: the environment variable \(variable) is set to \"\(value)\", which URLStubs does not accept: \(reason)."
+        case let .noTestCase(cassette):
+            "URLStubs: the cassette \(cassette) names one file per test case, but this scope is not a test case's under the .stubbed trait. Name the file instead: .named(\"users\") or .at(url)."
+        case let .noDirectory(cassette):
+            "URLStubs: the cassette \(cassette) has no directory, and XCTest does not say which file the test is in, so there is no Cassettes/ next to it. Give the directory (.named(\"users\", in: directory)) or the file (.at(url))."
         }
     }
 

@@ -43,7 +43,7 @@ public struct RequestMismatch: Sendable, Hashable {
     public let scenario: String?
 
     /// Creates a mismatch of `aspect`.
-    public init(aspect: Aspect, expected: String, actual: String) {
+    init(aspect: Aspect, expected: String, actual: String) {
         self.aspect = aspect
         self.expected = expected
         self.actual = actual

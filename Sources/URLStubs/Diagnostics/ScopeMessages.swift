@@ -32,7 +32,7 @@ enum ScopeMessages {
     /// or `nil` when its expectation is met (or the stub was refused, which is
     /// reported on its own): the check is ``StubExpectation/shortfall(hits:violations:cancellations:isRefused:)``,
     /// the words are here.
-    static func unmetExpectation(of entry: StubEntry) -> StubProblem? {
+    static func unmetExpectation(of entry: StubEntry, in scope: StubScope) -> StubProblem? {
         let expectation = entry.expectation
         guard let shortfall = expectation.shortfall(hits: entry.hits, violations: entry.violations, cancellations: entry.cancellations, isRefused: entry.refusal != nil) else {
             return nil
@@ -48,13 +48,12 @@ enum ScopeMessages {
                 : "The stub \(entry.summary) expected \(expectation) but was requested \(times)."
         }
         return StubProblem(
-            kind: .unmetExpectation(stub: entry.pattern.description, expected: expectation, actual: entry.hits + entry.violations),
+            kind: .unmetExpectation(stub: Stub(id: entry.id, scope: scope, pattern: entry.pattern, location: entry.location), expected: expectation, actual: entry.hits + entry.violations),
             message: message,
             location: entry.location
         )
     }
 
-    /// A warning that no test owns, as written to standard error.
     /// The first line of a scope's problems when its body threw too.
     static func problemsAfterBodyThrew(scope: String, count: String, error: any Error) -> String {
         "URLStubs: the body of \(scope) threw \(describe(error)), and the scope ended with \(count), which may be why:"

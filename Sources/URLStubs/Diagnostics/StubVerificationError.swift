@@ -12,8 +12,11 @@ import Foundation
 /// threw, with no problem, throws one too, with no problem: its description names
 /// the seed and how to replay it.
 public struct StubVerificationError: Error, Sendable {
-    /// The scope that ended, written for messages.
-    public let scope: String
+    /// The scope that ended.
+    public let scope: StubScope
+    /// The scope written for messages: `scope #3 "checkout" (opened at File.swift:12)`,
+    /// with its name and where it was opened when known.
+    public let scopeTitle: String
     /// Every problem, in the order it happened.
     public let problems: [StubProblem]
     /// The error the body of `withStubScope` threw, or `nil` when it returned.
@@ -27,10 +30,10 @@ extension StubVerificationError: CustomStringConvertible {
     /// Every problem, numbered, under a line naming the scope.
     public var description: String {
         if let bodyError, problems.isEmpty {
-            return ScopeMessages.bodyThrew(scope: scope, error: bodyError, seedNote: seedNote)
+            return ScopeMessages.bodyThrew(scope: scopeTitle, error: bodyError, seedNote: seedNote)
         }
         let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
-        var lines = [bodyError.map { ScopeMessages.problemsAfterBodyThrew(scope: scope, count: count, error: $0) } ?? "URLStubs: \(scope) ended with \(count):"]
+        var lines = [bodyError.map { ScopeMessages.problemsAfterBodyThrew(scope: scopeTitle, count: count, error: $0) } ?? "URLStubs: \(scopeTitle) ended with \(count):"]
         for (index, problem) in problems.enumerated() {
             let body = problem.message.split(separator: "\n", omittingEmptySubsequences: false)
             var first = body.first.map(String.init) ?? ""
@@ -45,7 +48,7 @@ extension StubVerificationError: CustomStringConvertible {
                 if let location = problem.location {
                     first += " (at \(location))"
                 }
-            case .invalidChaos:
+            case .invalidFaults:
                 if let location = problem.location {
                     first += " (called at \(location))"
                 }

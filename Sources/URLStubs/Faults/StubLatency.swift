@@ -1,11 +1,11 @@
 import Foundation
 
 /// How long the requests that ``StubScope/injectFaults(_:rate:faults:latency:seed:fileID:filePath:line:column:)``
-/// covers wait before their answer: nothing, a fixed time, or a time drawn for each
+/// or ``StubScope/injectLatency(_:for:seed:fileID:filePath:line:column:)`` cover wait before their answer: nothing, a fixed time, or a time drawn for each
 /// request from the scope's seed.
 ///
 /// ```swift
-/// await scope.injectFaults(rate: 0, latency: .logNormal(median: .milliseconds(80), sigma: 0.5))
+/// await scope.injectLatency(.logNormal(median: .milliseconds(80), sigma: 0.5))
 /// ```
 public struct StubLatency: Sendable, Hashable {
     enum Kind: Sendable, Hashable {
@@ -17,8 +17,9 @@ public struct StubLatency: Sendable, Hashable {
 
     let kind: Kind
 
-    /// No added wait.
-    public static let none = StubLatency(kind: .none)
+    /// No added wait. (Named `zero`, like `Duration.zero`, not `none`, which reads
+    /// as `Optional.none` wherever an optional latency is expected.)
+    public static let zero = StubLatency(kind: .none)
 
     /// The same wait for every request.
     public static func fixed(_ duration: Duration) -> StubLatency {

@@ -55,7 +55,7 @@ extension StubScope {
         _ pattern: RequestPattern = .anyRequest,
         rate: Double,
         faults: [StubFault] = StubFault.transient,
-        latency: StubLatency = .none,
+        latency: StubLatency = .zero,
         seed: UInt64? = nil,
         fileID: String = #fileID,
         filePath: String = #filePath,
@@ -64,6 +64,34 @@ extension StubScope {
     ) async {
         let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let rule = FaultRule(pattern: pattern, rate: rate, faults: faults, latency: latency, location: location)
+        StubRegistry.shared.add(.faults(rule), seed: seed, to: self)
+    }
+
+    /// Adds `latency` to the requests that match `pattern` and that a stub of this
+    /// scope (or of an enclosing or the global scope) answers, failing none: the
+    /// same as `injectFaults(pattern, rate: 0, latency: latency, seed: seed)`.
+    ///
+    /// ```swift
+    /// await scope.injectLatency(.uniform(.milliseconds(20) ... .milliseconds(200)))
+    /// ```
+    ///
+    /// A drawn latency depends only on the seed and the request's identity, as
+    /// ``injectFaults(_:rate:faults:latency:seed:fileID:filePath:line:column:)``
+    /// describes; like it, the newest call of the nearest scope that covers a
+    /// request decides, so a later `injectLatency` stops an earlier call's faults
+    /// for the requests it covers. A negative latency is reported when the scope
+    /// ends, at this call's line, and the call has no effect.
+    nonisolated(nonsending) public func injectLatency(
+        _ latency: StubLatency,
+        for pattern: RequestPattern = .anyRequest,
+        seed: UInt64? = nil,
+        fileID: String = #fileID,
+        filePath: String = #filePath,
+        line: Int = #line,
+        column: Int = #column
+    ) async {
+        let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let rule = FaultRule(pattern: pattern, rate: 0, faults: [], latency: latency, location: location)
         StubRegistry.shared.add(.faults(rule), seed: seed, to: self)
     }
 }

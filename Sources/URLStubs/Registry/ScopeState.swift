@@ -53,6 +53,9 @@ final class ScopeState {
     /// The seed, faults and response order of the scope; `nil` until its first
     /// `injectFaults` or `shuffleResponseOrder` call.
     var chaos: ScopeChaos?
+    /// The seed the scope was opened with (``StubScopeOptions/seed``), used by its
+    /// first faults or shuffle call that gives none, and where it was given.
+    var givenSeed: (seed: UInt64, location: StubSourceLocation?)?
     /// What runs once the scope has ended and failed its requests in flight (a
     /// served scope's server stops), in the order added.
     var endActions: [@Sendable () -> Void] = []

@@ -44,7 +44,7 @@ extension StubRegistry {
                 return ChaosMessages.ignored(rule.summary, at: rule.location, scope: scope, hasEnded: scope.id < state.nextScopeID)
             }
             func report(_ message: String, reason: String) {
-                let kind = StubProblem.Kind.invalidChaos(call: rule.summary, reason: reason)
+                let kind = StubProblem.Kind.invalidFaults(call: rule.summary, reason: reason)
                 scopeState.problems.append(StubProblem(kind: kind, message: message, location: rule.location))
             }
             if let problem = rule.problem {
@@ -58,6 +58,11 @@ extension StubRegistry {
                     report(ChaosMessages.seedProblem(rule.summary, reason: conflict), reason: conflict)
                 }
             } else {
+                if let seed, let given = scopeState.givenSeed, given.seed != seed {
+                    let conflict = ChaosMessages.conflictingOptionsSeed(seed, given: given.seed, at: given.location)
+                    report(ChaosMessages.seedProblem(rule.summary, reason: conflict), reason: conflict)
+                }
+                let seed = scopeState.givenSeed?.seed ?? seed
                 chaos = Self.seed(scopeState, environment: environment, seed: seed, random: random, at: rule.location, in: state)
                 scopeState.chaos = chaos
                 if case let .invalid(text) = environment {
@@ -97,6 +102,15 @@ extension StubRegistry {
             }
         }
         return ScopeChaos(seed: random, origin: .random, requestedSeed: nil, seededAt: location)
+    }
+
+    /// Makes `seed` the seed of `scope`'s first faults or shuffle call that gives
+    /// none (``StubScopeOptions/seed``).
+    func setSeed(_ seed: UInt64, of scope: StubScope) {
+        state.withLock { state in
+            guard let scopeState = state.scopes[scope.id] else { return }
+            scopeState.givenSeed = (seed, scopeState.location)
+        }
     }
 
     /// The seed of `scope`'s faults and response order, or `nil` when it has neither.

@@ -15,8 +15,11 @@ final class RequestWaiter: @unchecked Sendable {
     private let continuation: CheckedContinuation<[RecordedRequest], any Error>
     /// The task that ends the wait when the timeout passes.
     let timeout: Locked<Task<Void, Never>?> = Locked(nil)
+    /// How long the caller is prepared to wait.
+    let wait: Duration
 
-    init(pattern: RequestPattern, count: Int, collected: [RecordedRequest], continuation: CheckedContinuation<[RecordedRequest], any Error>) {
+    init(pattern: RequestPattern, count: Int, collected: [RecordedRequest], wait: Duration, continuation: CheckedContinuation<[RecordedRequest], any Error>) {
+        self.wait = wait
         self.pattern = pattern
         self.count = count
         self.collected = collected
@@ -41,7 +44,7 @@ extension StubRegistry {
     /// for them for at most `timeout`.
     func waitForRequests(matching pattern: RequestPattern, count: Int, in scope: StubScope, timeout: Duration) async throws -> [RecordedRequest] {
         guard timeout >= .zero else {
-            throw RequestWaitError.negativeTimeout(pattern: pattern.description, timeout: timeout)
+            throw RequestWaitError(.negativeTimeout, pattern: pattern, scope: scope, expected: count, timeout: timeout)
         }
         let id = state.withLock { state in
             defer { state.nextWaiterID += 1 }
@@ -56,37 +59,39 @@ extension StubRegistry {
                     if arrived.count >= count {
                         return .arrived(Array(arrived.prefix(count)))
                     }
-                    let waiter = RequestWaiter(pattern: pattern, count: count, collected: arrived, continuation: continuation)
+                    let waiter = RequestWaiter(pattern: pattern, count: count, collected: arrived, wait: timeout, continuation: continuation)
                     scopeState.waiters[id] = waiter
                     return .waiting(waiter)
                 }
                 switch start {
                 case .ended:
-                    continuation.resume(throwing: RequestWaitError.scopeEnded(scope: scope.description, pattern: pattern.description))
+                    continuation.resume(throwing: RequestWaitError(.scopeEnded, pattern: pattern, scope: scope, expected: count, timeout: timeout))
                 case let .arrived(requests):
                     continuation.resume(returning: requests)
                 case let .waiting(waiter):
                     let timer = Task {
                         guard await sleepUnlessCancelled(for: timeout) else { return }
                         self.endWait(id, in: scope) { scopeState, waiter in
-                            RequestWaitError.timedOut(
-                                pattern: pattern.description,
+                            RequestWaitError(
+                                .timedOut,
+                                pattern: pattern,
+                                scope: scope,
+                                scopeTitle: scopeState.title,
                                 expected: count,
-                                arrived: waiter.collected.count,
-                                timeout: timeout,
-                                scope: scopeState.title,
-                                received: scopeState.requests.map(\.description)
+                                arrived: waiter.collected,
+                                received: scopeState.requests,
+                                timeout: timeout
                             )
                         }
                     }
                     waiter.timeout.withLock { $0 = timer }
                     if Task.isCancelled {
-                        endWait(id, in: scope) { _, _ in RequestWaitError.cancelled(pattern: pattern.description) }
+                        endWait(id, in: scope) { _, waiter in RequestWaitError(.cancelled, pattern: pattern, scope: scope, expected: count, arrived: waiter.collected, timeout: timeout) }
                     }
                 }
             }
         } onCancel: {
-            self.endWait(id, in: scope) { _, _ in RequestWaitError.cancelled(pattern: pattern.description) }
+            self.endWait(id, in: scope) { _, waiter in RequestWaitError(.cancelled, pattern: pattern, scope: scope, expected: count, arrived: waiter.collected, timeout: timeout) }
         }
     }
 

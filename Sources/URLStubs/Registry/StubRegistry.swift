@@ -126,9 +126,9 @@ final class StubRegistry: Sendable {
             check.live.cancel() // Started after the scope's checks were collected.
         }
         for waiter in ended.waiters.values {
-            waiter.resume(with: .failure(RequestWaitError.scopeEnded(scope: title, pattern: waiter.pattern.description)))
+            waiter.resume(with: .failure(RequestWaitError(.scopeEnded, pattern: waiter.pattern, scope: ended.scope, scopeTitle: title, expected: waiter.count, arrived: waiter.collected, timeout: waiter.wait)))
         }
-        var problems = ended.problems + ended.entries.compactMap(ScopeMessages.unmetExpectation) + warnings
+        var problems = ended.problems + ended.entries.compactMap { ScopeMessages.unmetExpectation(of: $0, in: ended.scope) } + warnings
         if let recording = ended.recording {
             if let error = recording.write(traffic) {
                 problems.append(StubProblem(kind: .cassette(error), message: error.description, location: ended.location))
@@ -188,7 +188,7 @@ final class StubRegistry: Sendable {
             if scope.isGlobal {
                 return (entry.id, refusal.message)
             }
-            let kind = StubProblem.Kind.invalidStub(stub: pattern.description, reason: refusal.reason)
+            let kind = StubProblem.Kind.invalidStub(stub: Stub(id: entry.id, scope: scope, pattern: pattern, location: location), reason: refusal.reason)
             scopeState.problems.append(StubProblem(kind: kind, message: refusal.message, location: location))
             return (entry.id, nil)
         }

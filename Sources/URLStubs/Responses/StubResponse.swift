@@ -152,7 +152,7 @@ public struct StubResponse: Sendable {
     /// A response that never comes: the request waits until its `timeoutInterval`
     /// passes on the scope's clock (then fails with `URLError.timedOut`), until it
     /// is cancelled, or until its scope ends.
-    public static var never: StubResponse {
+    public static var noResponse: StubResponse {
         status(204).delayed(by: .seconds(Int64.max))
     }
 

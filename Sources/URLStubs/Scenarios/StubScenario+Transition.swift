@@ -1,6 +1,6 @@
 extension StubScenario {
     /// The state a stub moves its scenario to when it answers a request:
-    /// `cart.moves(to: "filled")`.
+    /// `cart.transition(to: "filled")`.
     ///
     /// Pass it as a stub's `then:`. The move is made when the stub is chosen for a
     /// request, before its response is produced (a delayed or computed response
@@ -16,7 +16,7 @@ extension StubScenario {
     ///
     /// An empty state is refused: the stub is reported when the scope ends, and the
     /// requests it matches fail with the reason.
-    public func moves(to state: String) -> Transition {
+    public func transition(to state: String) -> Transition {
         Transition(scenario: self, state: state)
     }
 }

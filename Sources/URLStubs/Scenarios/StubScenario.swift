@@ -8,7 +8,7 @@
 /// ```swift
 /// let cart = await scope.scenario("cart", startingIn: "empty")
 /// await scope.stub(.get("https://shop.example/cart"), with: .json(emptyCart), when: cart.is("empty"))
-/// await scope.stub(.post("https://shop.example/cart/items"), with: .status(201), when: cart.is("empty"), then: cart.moves(to: "filled"))
+/// await scope.stub(.post("https://shop.example/cart/items"), with: .status(201), when: cart.is("empty"), then: cart.transition(to: "filled"))
 /// await scope.stub(.get("https://shop.example/cart"), with: .json(filledCart), when: cart.is("filled"))
 /// ```
 ///

@@ -5,7 +5,7 @@ extension StubScope {
     ///
     /// ```swift
     /// let cart = await scope.scenario("cart", startingIn: "empty")
-    /// await scope.stub(.post("https://shop.example/cart/items"), with: .status(201), when: cart.is("empty"), then: cart.moves(to: "filled"))
+    /// await scope.stub(.post("https://shop.example/cart/items"), with: .status(201), when: cart.is("empty"), then: cart.transition(to: "filled"))
     /// ```
     ///
     /// Bad input does not crash: an empty name or start state, or a start state

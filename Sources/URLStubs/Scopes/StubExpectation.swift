@@ -11,7 +11,7 @@ public struct StubExpectation: Sendable, Hashable {
     /// The most requests the stub may answer, or `nil` for no limit.
     public let maximum: Int?
     /// Whether every request the stub answers must be cancelled by its caller
-    /// before its answer arrives (``cancelled``).
+    /// before its answer arrives (``eachCancelled``).
     public let requiresCancellation: Bool
 
     private init(minimum: Int, maximum: Int?, requiresCancellation: Bool = false) {
@@ -48,19 +48,19 @@ public struct StubExpectation: Sendable, Hashable {
         StubExpectation(minimum: 0, maximum: 0)
     }
 
-    /// At least one request, and every request the stub answers cancelled by its
-    /// caller before its answer arrives: for tests of timeouts and cancellation,
-    /// with a delayed, streamed or computed response.
+    /// This count, with every request the stub answers cancelled by its caller
+    /// before its answer arrives: for tests of timeouts and cancellation, with a
+    /// delayed, streamed or computed response.
     ///
     /// ```swift
-    /// await scope.stub(.get(url), with: .text("slow").delayed(by: .seconds(30)), times: .cancelled)
+    /// await scope.stub(.get(url), with: .text("slow").delayed(by: .seconds(30)), times: .atLeast(1).eachCancelled)
     /// ```
-    public static var cancelled: StubExpectation {
-        StubExpectation(minimum: 1, maximum: nil, requiresCancellation: true)
+    public var eachCancelled: StubExpectation {
+        StubExpectation(minimum: minimum, maximum: maximum, requiresCancellation: true)
     }
 
     /// Any number of requests, including none (the default).
-    public static var any: StubExpectation {
+    public static var anyNumber: StubExpectation {
         StubExpectation(minimum: 0, maximum: nil)
     }
 
@@ -74,16 +74,14 @@ extension StubExpectation: CustomStringConvertible {
     /// The expectation in words, such as `exactly 2 requests` or `at least 1 request`.
     public var description: String {
         func requests(_ count: Int) -> String { count == 1 ? "1 request" : "\(count) requests" }
-        if requiresCancellation {
-            return "at least \(requests(minimum)), each cancelled by its caller"
+        let count = switch (minimum, maximum) {
+        case (0, 0?): "no requests"
+        case let (low, high?) where low == high: "exactly \(requests(low))"
+        case let (0, high?): "at most \(requests(high))"
+        case let (low, high?): "between \(low) and \(requests(high))"
+        case (0, nil): "any number of requests"
+        case let (low, nil): "at least \(requests(low))"
         }
-        switch (minimum, maximum) {
-        case (0, 0?): return "no requests"
-        case let (low, high?) where low == high: return "exactly \(requests(low))"
-        case let (0, high?): return "at most \(requests(high))"
-        case let (low, high?): return "between \(low) and \(requests(high))"
-        case (0, nil): return "any number of requests"
-        case let (low, nil): return "at least \(requests(low))"
-        }
+        return requiresCancellation ? count + ", each cancelled by its caller" : count
     }
 }

@@ -5,9 +5,9 @@ public struct StubProblem: Sendable {
         /// A request that no stub matched; it failed with a `URLError`.
         case unmatchedRequest(RecordedRequest, nearMisses: [NearMiss])
         /// A stub that answered fewer (or more) requests than its expectation.
-        case unmetExpectation(stub: String, expected: StubExpectation, actual: Int)
+        case unmetExpectation(stub: Stub, expected: StubExpectation, actual: Int)
         /// A stub whose pattern, response or scenario cannot be used, with the reason.
-        case invalidStub(stub: String, reason: String)
+        case invalidStub(stub: Stub, reason: String)
         /// A scenario that could not be created, or moved, as asked, with the reason.
         case invalidScenario(scenario: String, reason: String)
         /// A request still waiting for a delayed or computed response when the
@@ -22,7 +22,7 @@ public struct StubProblem: Sendable {
         /// An `injectFaults` or `shuffleResponseOrder` call that cannot be used (the
         /// call was ignored), or whose seed could not be honoured (an unreadable
         /// `URLSTUBS_SEED`, a seed that disagrees with the scope's), with the reason.
-        case invalidChaos(call: String, reason: String)
+        case invalidFaults(call: String, reason: String)
         /// A background session configuration (the identifier it was made with)
         /// was created in the scope while ``StubInterception/interceptDefaultConfigurations()``
         /// was on: background sessions never consult URL protocols, so its
@@ -39,13 +39,38 @@ public struct StubProblem: Sendable {
     /// for unmatched and abandoned requests (when known).
     public let location: StubSourceLocation?
 
+    /// Whether the problem fails the test (``Severity/error``) or is only said
+    /// (``Severity/warning``).
+    public let severity: Severity
+
+    /// How much a problem weighs.
+    public enum Severity: Sendable, Hashable {
+        /// Said, without failing the test or making `withStubScope` throw: a request
+        /// left waiting when its scope ended.
+        case warning
+        /// Fails the test, and makes `withStubScope` throw.
+        case error
+    }
+
     /// Whether the problem is only a warning, which does not fail a test and does
     /// not make `withStubScope` throw.
     public var isWarning: Bool {
-        if case .abandonedRequest = kind {
-            return true
+        severity == .warning
+    }
+
+    /// A problem of `kind`; its severity is `severity`, by default a warning for an
+    /// abandoned request and an error for the rest.
+    init(kind: Kind, message: String, location: StubSourceLocation?, severity: Severity? = nil) {
+        self.kind = kind
+        self.message = message
+        self.location = location
+        if let severity {
+            self.severity = severity
+        } else if case .abandonedRequest = kind {
+            self.severity = .warning
+        } else {
+            self.severity = .error
         }
-        return false
     }
 }
 

@@ -53,8 +53,34 @@ extension StubScope {
 
     /// Opens a new top-level scope that the caller must end with
     /// ``closeDetachedScope(_:)``.
-    public static func openDetachedScope(name: String?, location: StubSourceLocation?) -> StubScope {
-        StubRegistry.shared.openScope(name: name, parent: nil, location: location).0
+    public static func openDetachedScope(name: String?, location: StubSourceLocation?, clock: (any Clock<Duration>)? = nil) -> StubScope {
+        StubRegistry.shared.openScope(name: name, parent: nil, location: location, clock: clock.map { ScopeClock.given($0) }).0
+    }
+
+    /// Applies the cassette and seed of `options` to the detached scope `scope`,
+    /// blocking the calling thread (XCTest's `invokeTest()` is synchronous) while
+    /// the cassette is read on a task of its own; returns why it could not, or
+    /// `nil`. A cassette file is resolved with no source file: only
+    /// ``CassetteFile/at(_:)`` and a name with a directory can be used.
+    public static func applyBlocking(_ options: StubScopeOptions, to scope: StubScope) -> (any Error)? {
+        if options.cassette == nil {
+            if let seed = options.seed {
+                StubRegistry.shared.setSeed(seed, of: scope)
+            }
+            return nil
+        }
+        let failure = Locked<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do {
+                try await scope.apply(options, openedIn: nil, testCase: nil, location: StubSourceLocation(fileID: "", filePath: "", line: 0, column: 0))
+            } catch {
+                failure.withLock { $0 = error }
+            }
+            done.signal()
+        }
+        done.wait()
+        return failure.withLock { $0 }
     }
 
     /// The seed lines of `scope`'s faults and response order while it is open, or

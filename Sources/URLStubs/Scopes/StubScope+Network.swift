@@ -18,7 +18,7 @@ extension StubScope {
     @discardableResult
     nonisolated(nonsending) public func passThrough(
         _ pattern: RequestPattern = .anyRequest,
-        times: StubExpectation = .any,
+        times: StubExpectation = .anyNumber,
         fileID: String = #fileID,
         filePath: String = #filePath,
         line: Int = #line,
@@ -28,8 +28,9 @@ extension StubScope {
         return register(pattern, source: .passThrough, times: times, location: location)
     }
 
-    /// Also sends every request the scope's stubs (or cassette) answer from now on
-    /// to the real server, and reports, when the scope ends, each stub whose answer
+    /// Starts drift checks, a mode that stays on until the scope ends: every request
+    /// the scope's stubs (or cassette) answer from now on is also sent to the real
+    /// server, and the scope reports, when the scope ends, each stub whose answer
     /// differs from the server's: the status, the content type, and the shape of
     /// the JSON body (keys present or missing, value types, recursively).
     ///
@@ -38,7 +39,7 @@ extension StubScope {
     /// variable `URLSTUBS_VERIFY_LIVE=1` (or `true`, `yes`, `on`) turns this on for
     /// every scope of a run; a value that is neither on nor off (`0`, `false`,
     /// `no`, `off`) is a problem of every scope.
-    nonisolated(nonsending) public func checkForDrift() async {
+    nonisolated(nonsending) public func startCheckingForDrift() async {
         _ = StubRegistry.shared.checkLive(in: self)
     }
 }

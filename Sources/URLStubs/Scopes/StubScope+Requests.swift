@@ -35,11 +35,11 @@ extension StubScope {
     /// arrived is returned at once, so calling it twice returns the same request;
     /// to wait for a second one, use ``waitForRequests(matching:count:timeout:)``.
     ///
-    /// - Throws: ``RequestWaitError/timedOut(pattern:expected:arrived:timeout:scope:received:)``
-    ///   when none arrives in time, ``RequestWaitError/scopeEnded(scope:pattern:)`` when
-    ///   the scope ends first, ``RequestWaitError/cancelled(pattern:)`` when the waiting
-    ///   task is cancelled.
-    public func waitForRequest(
+    /// - Throws: ``RequestWaitError`` whose ``RequestWaitError/reason`` is
+    ///   ``RequestWaitError/Reason/timedOut`` when none arrives in time,
+    ///   ``RequestWaitError/Reason/scopeEnded`` when the scope ends first, and
+    ///   ``RequestWaitError/Reason/cancelled`` when the waiting task is cancelled.
+    nonisolated(nonsending) public func waitForRequest(
         matching pattern: RequestPattern = .anyRequest,
         timeout: Duration = .seconds(10)
     ) async throws -> RecordedRequest {
@@ -54,7 +54,7 @@ extension StubScope {
     ///
     /// - Throws: The errors of ``waitForRequest(matching:timeout:)``; a timeout says
     ///   how many of the requests arrived.
-    public func waitForRequests(
+    nonisolated(nonsending) public func waitForRequests(
         matching pattern: RequestPattern = .anyRequest,
         count: Int,
         timeout: Duration = .seconds(10)

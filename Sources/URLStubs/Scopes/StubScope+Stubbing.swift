@@ -15,7 +15,7 @@ extension StubScope {
     ///   - condition: The state a scenario must be in for the stub to match, such
     ///     as `cart.is("empty")`; by default none.
     ///   - transition: The state the stub moves a scenario to when it answers a
-    ///     request, such as `cart.moves(to: "filled")`; by default none.
+    ///     request, such as `cart.transition(to: "filled")`; by default none.
     ///   - fileID: The file of the call, for reports; leave it to its default.
     ///   - filePath: The path of that file, for reports; leave it to its default.
     ///   - line: The line of the call, for reports; leave it to its default.
@@ -25,7 +25,7 @@ extension StubScope {
     nonisolated(nonsending) public func stub(
         _ pattern: RequestPattern,
         with response: StubResponse,
-        times: StubExpectation = .any,
+        times: StubExpectation = .anyNumber,
         when condition: StubScenario.Condition? = nil,
         then transition: StubScenario.Transition? = nil,
         fileID: String = #fileID,
@@ -56,7 +56,7 @@ extension StubScope {
     @discardableResult
     nonisolated(nonsending) public func stub(
         _ pattern: RequestPattern,
-        times: StubExpectation = .any,
+        times: StubExpectation = .anyNumber,
         when condition: StubScenario.Condition? = nil,
         then transition: StubScenario.Transition? = nil,
         fileID: String = #fileID,
@@ -91,7 +91,7 @@ extension StubScope {
     @discardableResult
     nonisolated(nonsending) public func stub(
         _ pattern: RequestPattern,
-        times: StubExpectation = .any,
+        times: StubExpectation = .anyNumber,
         when condition: StubScenario.Condition? = nil,
         then transition: StubScenario.Transition? = nil,
         fileID: String = #fileID,

@@ -22,8 +22,59 @@ import Foundation
 /// }
 /// ```
 ///
+/// Every time-based behaviour of the scope and of the scopes nested in it runs on
+/// `clock` when one is given: `.delayed(by:)`, stream intervals, throttling,
+/// stalls and the requests' `timeoutInterval`. With a ``ManualClock`` a test of a
+/// 60-second timeout or of a retry's backoff runs in microseconds:
+///
+/// ```swift
+/// let clock = ManualClock()
+/// try await withStubScope(clock: clock) { scope in
+///     await scope.stub(.get(url), with: .text("late").delayed(by: .seconds(90)))
+///     async let result = client.load()          // timeoutInterval 60 s
+///     try await clock.waitForSleepers(atLeast: 1)
+///     await clock.advance(by: .seconds(60))     // the request fails with .timedOut now
+/// }
+/// ```
+///
+/// With a `cassette` (a HAR 1.2 file), the scope answers from it, recording real
+/// traffic into it as `mode` says:
+///
+/// - ``CassetteMode/replay``: the file must exist; every request is answered from
+///   it, and a request it has no entry for fails with near misses against its
+///   entries. Nothing reaches the network.
+/// - ``CassetteMode/record``: requests the scope's own stubs do not answer go to
+///   the network, and the file is replaced with what came back when the scope ends.
+/// - ``CassetteMode/recordMissing``: what the file has is replayed, the rest goes to
+///   the network, and the new entries are added to the file.
+///
+/// The environment variable `URLSTUBS_RECORD` (`all`, `missing` or `none`)
+/// overrides `mode` for a whole run. Repeated identical requests replay their
+/// entries in order, each once. Stubs registered in `body` win over the cassette.
+/// `matching` says how requests are matched with the cassette's entries (and what
+/// the answers take from them); see ``CassetteMatching``. A request it matches is
+/// answered from the cassette in every mode, so recording with
+/// ``CassetteMode/recordMissing`` adds nothing when nothing new was sent.
+/// The file is written when the scope ends, also when `body` throws, atomically,
+/// with keys and entries in a stable order and no timestamps, after `redaction`
+/// removed secrets and a scan found none left; otherwise nothing is written and
+/// the refusal is one of the problems thrown as ``StubVerificationError``.
+///
+/// To give the same set-up to several scopes, or a cassette by name, pass a
+/// ``StubScopeOptions`` instead.
+///
 /// - Parameters:
 ///   - name: A name for the scope, shown in failure messages.
+///   - clock: The clock that times the scope's answers; by default the enclosing
+///     scope's, else the continuous clock.
+///   - cassette: A HAR file to replay and record; none by default. `mode`,
+///     `redaction` and `matching` apply to it and to nothing else.
+///   - mode: How the cassette is used: replayed only (the default), recorded, or
+///     replayed with what it lacks recorded.
+///   - redaction: What is removed from recorded traffic before it is written.
+///   - matching: How requests are matched with the cassette's entries.
+///   - seed: The seed of the scope's faults and response order
+///     (``StubScopeOptions/seed``).
 ///   - fileID: The file of the call, for reports; leave it to its default.
 ///   - filePath: The path of that file, for reports; leave it to its default.
 ///   - line: The line of the call, for reports; leave it to its default.
@@ -31,7 +82,8 @@ import Foundation
 ///   - isolation: The actor `body` runs on; leave it to its default (the caller's).
 ///   - body: The code to run with the scope current; it receives the scope.
 /// - Returns: What `body` returns.
-/// - Throws: A ``StubVerificationError`` listing every unmatched request, unmet
+/// - Throws: ``CassetteError`` when the cassette cannot be read (before `body`
+///   runs). A ``StubVerificationError`` listing every unmatched request, unmet
 ///   expectation and unusable stub of the scope (and, among them, any request
 ///   abandoned in flight); when `body` threw too, the error carries what it threw
 ///   (``StubVerificationError/bodyError``), so that a client's own error wrapping
@@ -45,6 +97,12 @@ import Foundation
 @discardableResult
 public func withStubScope<Result>(
     _ name: String? = nil,
+    clock: (any Clock<Duration>)? = nil,
+    cassette: URL? = nil,
+    mode: CassetteMode = .replay,
+    redaction: Redaction = .standard,
+    matching: CassetteMatching = .standard,
+    seed: UInt64? = nil,
     fileID: String = #fileID,
     filePath: String = #filePath,
     line: Int = #line,
@@ -52,31 +110,40 @@ public func withStubScope<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (StubScope) async throws -> Result
 ) async throws -> Result {
-    let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    return try await withVerifiedScope(name: name, location: location, clock: nil, isolation: isolation, body)
+    var options = StubScopeOptions(name: name, seed: seed)
+    if let clock {
+        options.clock = { clock }
+    }
+    if let cassette {
+        options.cassette = CassetteFile.at(cassette)
+        options.cassetteMode = mode
+        options.redaction = redaction
+        options.cassetteMatching = matching
+    }
+    return try await withStubScope(options, fileID: fileID, filePath: filePath, line: line, column: column, isolation: isolation, body)
 }
 
-/// Runs `body` inside a new stub scope whose answers are timed by `clock`, and ends
-/// the scope when `body` returns.
+/// Runs `body` inside a new stub scope set up by `options`, and ends the scope when
+/// `body` returns.
 ///
-/// Every time-based behaviour of the scope and of the scopes nested in it runs on
-/// `clock`: `.delayed(by:)`, stream intervals, throttling, stalls and the requests'
-/// `timeoutInterval`. With a ``ManualClock`` a test of a 60-second timeout or of a
-/// retry's backoff runs in microseconds:
+/// The scope behaves as ``withStubScope(_:clock:cassette:mode:redaction:matching:seed:fileID:filePath:line:column:isolation:_:)``
+/// describes; `options` gives it a name, a clock, a cassette (a
+/// ``CassetteFile/named(_:in:)`` file is in `Cassettes/` next to the file of this
+/// call) and a seed, each optional:
 ///
 /// ```swift
 /// let clock = ManualClock()
-/// try await withStubScope(clock: clock) { scope in
-///     await scope.stub(.get(url), with: .text("late").delayed(by: .seconds(90)))
-///     async let result = client.load()          // timeoutInterval 60 s
-///     try await clock.waitForSleepers(atLeast: 1)
-///     await clock.advance(by: .seconds(60))     // the request fails with .timedOut now
+/// let options = StubScopeOptions(clock: { clock }, cassette: .named("orders"), seed: 7)
+/// try await withStubScope(options) { scope in
+///     ...
 /// }
 /// ```
+///
+/// - Throws: ``CassetteError`` when the cassette cannot be used (before `body`
+///   runs), else what the other `withStubScope` throws.
 @discardableResult
 public func withStubScope<Result>(
-    _ name: String? = nil,
-    clock: some Clock<Duration>,
+    _ options: StubScopeOptions,
     fileID: String = #fileID,
     filePath: String = #filePath,
     line: Int = #line,
@@ -85,7 +152,10 @@ public func withStubScope<Result>(
     _ body: (StubScope) async throws -> Result
 ) async throws -> Result {
     let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    return try await withVerifiedScope(name: name, location: location, clock: clock, isolation: isolation, body)
+    return try await withVerifiedScope(name: options.name, location: location, clock: options.clock?(), isolation: isolation) { scope in
+        try await scope.apply(options, openedIn: filePath, testCase: nil, location: location)
+        return try await body(scope)
+    }
 }
 
 /// Runs `body` in a new scope and throws what `body` threw, else the scope's
@@ -104,7 +174,7 @@ func withVerifiedScope<Result>(
     switch outcome.result {
     case let .success(value):
         guard failing.isEmpty else {
-            throw StubVerificationError(scope: outcome.title, problems: scrubbed())
+            throw StubVerificationError(scope: outcome.scope, scopeTitle: outcome.title, problems: scrubbed())
         }
         return value
     case let .failure(error):
@@ -113,10 +183,10 @@ func withVerifiedScope<Result>(
             throw error
         }
         if !failing.isEmpty {
-            throw StubVerificationError(scope: outcome.title, problems: scrubbed(), bodyError: error)
+            throw StubVerificationError(scope: outcome.scope, scopeTitle: outcome.title, problems: scrubbed(), bodyError: error)
         }
         if let seedNote = outcome.seedNote, !(error is CancellationError) {
-            throw StubVerificationError(scope: outcome.title, problems: scrubbed(), bodyError: error, seedNote: seedNote)
+            throw StubVerificationError(scope: outcome.scope, scopeTitle: outcome.title, problems: scrubbed(), bodyError: error, seedNote: seedNote)
         }
         throw error
     }

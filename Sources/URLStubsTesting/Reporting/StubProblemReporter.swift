@@ -47,6 +47,12 @@ enum StubProblemReporter {
         }
     }
 
+    /// Reports that an `XCTestCase`'s scope could not be set up as its options
+    /// ask (its cassette cannot be used): the test method did not run.
+    static func reportSetupFailure(_ error: any Error, testCase: XCTestCase) {
+        recordXCTestFailure("\(error)", at: nil, on: testCase)
+    }
+
     private static func recordXCTestFailure(_ message: String, at location: StubSourceLocation?, on testCase: XCTestCase?) {
         guard let testCase else {
             XCTFail(message + (location.map { " (at \($0))" } ?? ""))

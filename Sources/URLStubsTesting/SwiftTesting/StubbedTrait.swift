@@ -30,10 +30,18 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
     let setup: (@Sendable (StubScope) async throws -> Void)?
     /// Where the trait was written, when known.
     let location: StubSourceLocation?
-    /// The cassette each test case replays and records, when one is asked for.
-    var cassette: TraitCassette?
-    /// Makes the clock of each test case's scope; `nil` for the continuous clock.
-    var clock: (@Sendable () -> any Clock<Duration>)?
+    /// How the trait sets up each test case's scope; merged, field by field, with
+    /// the options of the other `.stubbed` traits of the test.
+    let options: StubScopeOptions
+    /// The path of the file the trait is written in: `Cassettes/` is next to it.
+    let traitFile: String?
+
+    init(setup: (@Sendable (StubScope) async throws -> Void)?, location: StubSourceLocation?, options: StubScopeOptions = StubScopeOptions(), traitFile: String? = nil) {
+        self.setup = setup
+        self.location = location
+        self.options = options
+        self.traitFile = traitFile
+    }
 
     /// Always `true`: on a suite, every test case below it gets its own scope.
     public var isRecursive: Bool {
@@ -64,20 +72,17 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
             return
         }
         if let scope = Self.traitScope, StubScope.current == scope {
-            if let cassette {
-                let location = self.location ?? StubSourceLocation(test.sourceLocation)
-                try await scope.useCassette(cassette.file(for: test, testCase: testCase), mode: cassette.mode, redaction: cassette.redaction, matching: cassette.matching, location: location)
-            }
+            // An outer `.stubbed` trait opened the scope with the options of every
+            // trait of the test, this one's included: only the baseline is left.
             try await registerBaseline(in: scope)
             try await function()
             return
         }
         let location = self.location ?? StubSourceLocation(test.sourceLocation)
-        let outcome = await StubScope.withNewScope(name: test.displayName ?? test.name, location: location, clock: self.clock?()) { scope in
+        let (options, sourceFile) = mergedOptions(for: test)
+        let outcome = await StubScope.withNewScope(name: options.name ?? test.displayName ?? test.name, location: location, clock: options.clock?()) { scope in
             try await Self.$traitScope.withValue(scope) {
-                if let cassette {
-                    try await scope.useCassette(cassette.file(for: test, testCase: testCase), mode: cassette.mode, redaction: cassette.redaction, matching: cassette.matching, location: location)
-                }
+                try await scope.apply(options, openedIn: sourceFile, testCase: try TraitCassette.testCase(of: test, testCase: testCase, options: options), location: location)
                 try await registerBaseline(in: scope)
                 try await function()
             }
@@ -102,6 +107,31 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
             return
         }
         try outcome.result.get()
+    }
+
+    /// The options of every `.stubbed` trait of `test` (the suites' first, then the
+    /// test's own in the order written), merged so that the nearer wins field by
+    /// field, and the file `Cassettes/` is next to: that of the trait that gave the
+    /// cassette. `test` has only this trait when it does not list any (when the
+    /// trait is run by hand).
+    private func mergedOptions(for test: Test) -> (StubScopeOptions, sourceFile: String) {
+        let traits = test.traits.compactMap { $0 as? StubbedTrait }
+        return Self.merge(traits.isEmpty ? [self] : traits, testFile: test.sourceLocation.filePath)
+    }
+
+    /// The options of `traits`, merged in order so that a later trait's fields win,
+    /// and the file the cassette's `Cassettes/` is next to: that of the last trait
+    /// that gave a cassette, else `testFile`.
+    static func merge(_ traits: [StubbedTrait], testFile: String) -> (StubScopeOptions, sourceFile: String) {
+        var options = StubScopeOptions()
+        var sourceFile = testFile
+        for trait in traits {
+            options = options.merging(trait.options)
+            if trait.options.cassette != nil {
+                sourceFile = trait.traitFile ?? trait.location?.filePath ?? testFile
+            }
+        }
+        return (options, sourceFile)
     }
 
     /// Registers the trait's baseline stubs in `scope`, telling the suite's tally
@@ -138,8 +168,37 @@ extension Trait where Self == StubbedTrait {
         StubbedTrait(setup: setup, location: StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
+    /// Runs each test case in a fresh stub scope set up by `options`, after
+    /// registering the baseline stubs of `setup`.
+    ///
+    /// When a suite and a test (or two traits on one test) give options, they are
+    /// merged field by field and the nearer wins: a field the test's trait sets
+    /// replaces the suite's, a field it leaves `nil` keeps the suite's; of two
+    /// traits on one test, the later one written is the nearer. A cassette's
+    /// `Cassettes/` directory is next to the file of the trait that gave the
+    /// cassette. The scope's name is the test's unless the options give one.
+    ///
+    /// ```swift
+    /// @Suite(.stubbed(StubScopeOptions(cassette: .perTestCase, redaction: .standard.adding(.header("X-Session")))))
+    /// struct OrderTests {
+    ///     @Test(.stubbed(clock: { ManualClock() }))   // the suite's cassette, this clock
+    ///     func retries() async throws { ... }
+    /// }
+    /// ```
+    public static func stubbed(
+        _ options: StubScopeOptions,
+        fileID: String = #fileID,
+        filePath: String = #filePath,
+        line: Int = #line,
+        column: Int = #column,
+        _ setup: (@Sendable (StubScope) async throws -> Void)? = nil
+    ) -> StubbedTrait {
+        StubbedTrait(setup: setup, location: StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column), options: options, traitFile: filePath)
+    }
+
     /// Runs each test case in a fresh stub scope timed by a clock `clock` makes for
-    /// it, after registering the baseline stubs of `setup`.
+    /// it, after registering the baseline stubs of `setup`: the same as
+    /// `.stubbed(StubScopeOptions(clock: clock))`.
     ///
     /// Read the clock in the test with `StubScope.clock`:
     ///
@@ -158,28 +217,25 @@ extension Trait where Self == StubbedTrait {
         column: Int = #column,
         _ setup: (@Sendable (StubScope) async throws -> Void)? = nil
     ) -> StubbedTrait {
-        var trait = StubbedTrait(setup: setup, location: StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-        trait.clock = clock
-        return trait
+        .stubbed(StubScopeOptions(clock: clock), fileID: fileID, filePath: filePath, line: line, column: column, setup)
     }
 
     /// Runs each test case in a fresh stub scope that replays and records the HAR
-    /// cassette of that test case, after registering the baseline stubs of `setup`.
+    /// cassette `cassette`, after registering the baseline stubs of `setup`: the
+    /// same as `.stubbed(StubScopeOptions(cassette:cassetteMode:redaction:cassetteMatching:))`.
     ///
-    /// By default each test case has a file of its own,
-    /// `Cassettes/<suite name>/<test function name>.har` next to the test file;
-    /// pass `nil` for that, or a `name` for `Cassettes/<name>.har` (`"users"` and
-    /// `"users.har"` both name `users.har`; give a name only on a
-    /// single test: two test cases writing one file at once is refused).
-    /// `mode` is what `withStubScope(_:cassette:mode:redaction:matching:)`
+    /// `CassetteFile.perTestCase` gives each test case a file of its own,
+    /// `Cassettes/<suite name>/<test function name>.har` next to the test file; a
+    /// name (`"users"`, or `"users.har"`) is `Cassettes/users.har` (give a name only
+    /// on a single test: two test cases writing one file at once is refused).
+    /// `mode` is what `withStubScope(_:clock:cassette:mode:redaction:matching:seed:)`
     /// describes, and the environment variable `URLSTUBS_RECORD` overrides it for a
     /// run. `matching` is how requests are matched with the cassette's entries
     /// (`CassetteMatching`). Parameterized tests cannot share one cassette per case: call
     /// `withStubScope(cassette:)` inside them with a file per argument.
     public static func stubbed(
-        cassette name: String?,
+        cassette: CassetteFile,
         mode: CassetteMode = .replay,
-        directory: URL? = nil,
         redaction: Redaction = .standard,
         matching: CassetteMatching = .standard,
         fileID: String = #fileID,
@@ -188,8 +244,7 @@ extension Trait where Self == StubbedTrait {
         column: Int = #column,
         _ setup: (@Sendable (StubScope) async throws -> Void)? = nil
     ) -> StubbedTrait {
-        let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        let cassette = TraitCassette(name: name, mode: mode, directory: directory, redaction: redaction, matching: matching, traitFile: filePath)
-        return StubbedTrait(setup: setup, location: location, cassette: cassette)
+        let options = StubScopeOptions(cassette: cassette, cassetteMode: mode, redaction: redaction, cassetteMatching: matching)
+        return .stubbed(options, fileID: fileID, filePath: filePath, line: line, column: column, setup)
     }
 }

@@ -1,33 +1,18 @@
 import Foundation
 import Testing
-import URLStubs
+@_spi(Integration) import URLStubs
 
-/// The cassette a `.stubbed(cassette:)` trait gives each test case.
-struct TraitCassette: Sendable {
-    /// The file's name (`.har` is added unless it ends with it), or `nil` for one
-    /// file per test case.
-    let name: String?
-    let mode: CassetteMode
-    /// Where the files go; `nil` for `Cassettes/` next to the file the trait is in.
-    let directory: URL?
-    let redaction: Redaction
-    /// How requests are matched with the cassette's entries.
-    let matching: CassetteMatching
-    /// The path of the file the trait is written in.
-    let traitFile: String
-
-    /// The cassette file of `test`: `<directory>/<name>.har`, or else
-    /// `<directory>/<suite>/<test>.har`.
+/// The test case a `.stubbed` trait's cassette is named after.
+enum TraitCassette {
+    /// The suite (or file) and function name of `test`, that a
+    /// `CassetteFile.perTestCase` cassette is named after, or `nil` when
+    /// `options` ask for no such cassette.
     ///
     /// - Throws: ``TraitCassetteError/parameterized(test:)`` for a parameterized test
-    ///   case with no name given: its cases would share one file.
-    func file(for test: Test, testCase: Test.Case?) throws -> URL {
-        let traitURL = URL(fileURLWithPath: traitFile)
-        let directory = self.directory ?? traitURL.deletingLastPathComponent().appendingPathComponent("Cassettes", isDirectory: true)
-        if let name {
-            // "users.har" names the file users.har, as "users" does, not users.har.har.
-            let base = name.lowercased().hasSuffix(".har") ? String(name.dropLast(4)) : name
-            return directory.appendingPathComponent(Self.fileName(base) + ".har")
+    ///   case with a cassette per test case: its cases would share one file.
+    static func testCase(of test: Test, testCase: Test.Case?, options: StubScopeOptions) throws -> (group: String, test: String)? {
+        guard options.cassette?.isPerTestCase == true else {
+            return nil
         }
         if testCase?.isParameterized == true {
             throw TraitCassetteError.parameterized(test: test.name)
@@ -35,27 +20,8 @@ struct TraitCassette: Sendable {
         // The suite's name (nested suites joined by dots), or the file's for a test
         // outside any suite: two suites of one file may have tests of one name.
         let suites = test.id.nameComponents.dropLast()
-        let group = suites.isEmpty ? traitURL.deletingPathExtension().lastPathComponent : suites.joined(separator: ".")
-        return directory
-            .appendingPathComponent(Self.fileName(group), isDirectory: true)
-            .appendingPathComponent(Self.fileName(test.name) + ".har")
-    }
-
-    /// `text` with every character that is awkward in a file name replaced by `-`:
-    /// `fetchUser(id:)` becomes `fetchUser-id`.
-    static func fileName(_ text: String) -> String {
-        var name = ""
-        for character in text {
-            if character.isLetter || character.isNumber || character == "_" || character == "." {
-                name.append(character)
-            } else if !name.hasSuffix("-") {
-                name.append("-")
-            }
-        }
-        while name.hasSuffix("-") {
-            name.removeLast()
-        }
-        return name.isEmpty ? "cassette" : name
+        let file = URL(fileURLWithPath: test.sourceLocation.filePath).deletingPathExtension().lastPathComponent
+        return (suites.isEmpty ? file : suites.joined(separator: "."), test.name)
     }
 }
 

@@ -27,13 +27,39 @@ open class StubbedTestCase: XCTestCase {
     /// The stub scope of the running test method.
     public private(set) var stubScope: StubScope = .global
 
+    /// How each test method's scope is set up: override it to give the scopes a
+    /// clock, a cassette, a seed or a name (by default the test's). It is read once
+    /// per test method, before `setUp`, so it may depend on the test's `name`.
+    ///
+    /// XCTest does not say which file a test is written in: give a cassette as
+    /// `CassetteFile.at(_:)` or `CassetteFile.named(_:in:)`
+    /// with a directory (`CassetteFile.perTestCase` and a name without a
+    /// directory are refused, as a failure of the test).
+    ///
+    /// ```swift
+    /// override var stubScopeOptions: StubScopeOptions {
+    ///     StubScopeOptions(clock: { ManualClock() }, seed: 7)
+    /// }
+    /// ```
+    open var stubScopeOptions: StubScopeOptions {
+        StubScopeOptions()
+    }
+
     /// Runs the test method inside a fresh stub scope and reports the scope's
     /// problems when it ends.
     override open func invokeTest() {
         // XCTest does not say where a test method is written: problems are reported
         // at the stub they concern (or, for an unmatched request, the nearest stub).
-        let opened = StubScope.openDetachedScope(name: name, location: nil)
+        let options = stubScopeOptions
+        let opened = StubScope.openDetachedScope(name: options.name ?? name, location: nil, clock: options.clock?())
         stubScope = opened
+        if let failure = StubScope.applyBlocking(options, to: opened) {
+            // The cassette cannot be used: the test fails with the reason instead
+            // of reaching the network or answering from nothing.
+            _ = StubScope.finishDetachedScope(opened)
+            StubProblemReporter.reportSetupFailure(failure, testCase: self)
+            return
+        }
         StubScope.withBinding(opened) {
             super.invokeTest()
         }

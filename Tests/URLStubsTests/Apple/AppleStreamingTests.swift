@@ -35,7 +35,7 @@ struct AppleStreamingTests {
     @Test("bytes(for:) throws the stream's error after the lines delivered before it")
     func bytesFailMidStream() async throws {
         try await withStubScope { scope in
-            let events = (1...4).map { ServerSentEvent.message("event \($0)") }
+            let events = (1...4).map { StubServerSentEvent.message("event \($0)") }
             await scope.stub(.get(url), with: .serverSentEvents(events).failing(after: .events(2), with: .networkConnectionLost))
             let (bytes, _) = try await URLSession.stubbed.bytes(for: URLRequest(url: url))
             var lines: [String] = []

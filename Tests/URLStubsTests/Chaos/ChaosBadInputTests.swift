@@ -25,12 +25,12 @@ struct ChaosBadInputTests {
     }
 
     @Test("a faults call with an unusable argument is reported at its line with the reason, and has no effect", arguments: [
-        (1.5, [StubFault.serviceUnavailable], StubLatency.none, "the rate 1.5 is not a share from 0 to 1"),
-        (-0.1, [.serviceUnavailable], .none, "the rate -0.1 is not a share from 0 to 1"),
-        (.nan, [.serviceUnavailable], .none, "the rate nan is not a share from 0 to 1"),
-        (0.5, [], .none, "no faults to choose from: give at least one fault, or a rate of 0"),
-        (1, [.timedOut, .status(42)], .none, "the fault status 42 cannot be injected: status 42 is not a final HTTP status (use 200...599)"),
-        (1, [.tooManyRequests(retryAfter: .seconds(-1))], .none, "the fault status 429 cannot be injected: a Retry-After of -1.0 seconds is negative"),
+        (1.5, [StubFault.serviceUnavailable], StubLatency.zero, "the rate 1.5 is not a share from 0 to 1"),
+        (-0.1, [.serviceUnavailable], .zero, "the rate -0.1 is not a share from 0 to 1"),
+        (.nan, [.serviceUnavailable], .zero, "the rate nan is not a share from 0 to 1"),
+        (0.5, [], .zero, "no faults to choose from: give at least one fault, or a rate of 0"),
+        (1, [.timedOut, .status(42)], .zero, "the fault status 42 cannot be injected: status 42 is not a final HTTP status (use 200...599)"),
+        (1, [.tooManyRequests(retryAfter: .seconds(-1))], .zero, "the fault status 429 cannot be injected: a Retry-After of -1.0 seconds is negative"),
         (1, [.serviceUnavailable], .fixed(.milliseconds(-5)), "the latency -0.005 seconds is negative"),
         (1, [.serviceUnavailable], .uniform(.milliseconds(-5) ... .milliseconds(5)), "the latency -0.005 seconds is negative"),
         (1, [.serviceUnavailable], .logNormal(median: .milliseconds(-1), sigma: 0.5), "the latency -0.001 seconds is negative"),
@@ -45,7 +45,7 @@ struct ChaosBadInputTests {
         #expect(error?.problems.map(\.message) == ["The faults for every request cannot be used: \(reason)."])
         #expect(error?.problems.map { $0.location?.line } == [line])
         #expect(error?.description.contains("cannot be used: \(reason). (called at URLStubsTests/ChaosBadInputTests.swift:\(line))") == true)
-        guard case let .invalidChaos(call, problem)? = error?.problems.first?.kind else {
+        guard case let .invalidFaults(call, problem)? = error?.problems.first?.kind else {
             Issue.record("expected an invalid faults call, got \(String(describing: error?.problems.first?.kind))")
             return
         }

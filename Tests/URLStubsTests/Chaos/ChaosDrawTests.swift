@@ -68,7 +68,7 @@ struct ChaosDrawTests {
     @Test("fixed latency is exact, uniform latency stays within its bounds and covers them, log-normal latency centres on its median")
     func latencyDraws() {
         #expect(Set(draws(.fixed(.milliseconds(30)), count: 100)) == [.milliseconds(30)])
-        #expect(Set(draws(.none, count: 10)) == [.zero])
+        #expect(Set(draws(.zero, count: 10)) == [.zero])
         let uniform = draws(.uniform(.milliseconds(20) ... .milliseconds(40)), count: 10_000)
         #expect(uniform.allSatisfy { (.milliseconds(20) ... .milliseconds(40)).contains($0) })
         #expect(uniform.min()! < .milliseconds(21))

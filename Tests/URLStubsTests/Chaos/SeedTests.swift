@@ -82,7 +82,7 @@ struct SeedTests {
     func environmentReplays() async throws {
         let urls = (0..<40).map { "https://seed.example.com/items/\($0)" }
         let rule = { (location: StubSourceLocation) in
-            FaultRule(pattern: .anyRequest, rate: 0.5, faults: [.serviceUnavailable, .timedOut], latency: .none, location: location)
+            FaultRule(pattern: .anyRequest, rate: 0.5, faults: [.serviceUnavailable, .timedOut], latency: .zero, location: location)
         }
         let here = StubSourceLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
         let original = try await withStubScope { scope in
@@ -214,7 +214,7 @@ struct SeedTests {
         }
         #expect(error?.bodyError as? GaveUp == GaveUp())
         #expect(error?.problems.isEmpty == true)
-        #expect(error?.scope.hasSuffix("(opened at URLStubsTests/SeedTests.swift:\(line))") == true)
-        #expect(error?.description == "URLStubs: the body of \(error?.scope ?? "") threw URLStubsTests.SeedTests.GaveUp().\n\(Self.note)")
+        #expect(error?.scopeTitle.hasSuffix("(opened at URLStubsTests/SeedTests.swift:\(line))") == true)
+        #expect(error?.description == "URLStubs: the body of \(error?.scopeTitle ?? "") threw URLStubsTests.SeedTests.GaveUp().\n\(Self.note)")
     }
 }

@@ -192,7 +192,7 @@ struct SeededFaultTests {
             await scope.injectFaults(rate: 1, faults: [.timedOut])
             #expect(await outcome(of: "https://chaos.example.com/computed") == "URLError \(URLError.Code.timedOut.rawValue)")
             #expect(calls.value == 0)
-            await scope.injectFaults(rate: 0, latency: .fixed(.milliseconds(20)))
+            await scope.injectLatency(.fixed(.milliseconds(20)))
             let clock = ContinuousClock()
             let start = clock.now
             let body = try await getText("https://chaos.example.com/computed")

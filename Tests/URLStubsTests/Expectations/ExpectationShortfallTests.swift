@@ -33,12 +33,12 @@ struct ExpectationShortfallTests {
         Row(.atMost(1), hits: 2, .requested(2)),
         Row(.never, hits: 0, nil),
         Row(.never, hits: 0, violations: 1, .requested(1)),
-        Row(.any, hits: 0, nil),
-        Row(.cancelled, hits: 2, cancellations: 2, nil),
-        Row(.cancelled, hits: 3, cancellations: 1, .notCancelled(answered: 2, of: 3)),
-        Row(.cancelled, hits: 0, .requested(0)),
+        Row(.anyNumber, hits: 0, nil),
+        Row(.atLeast(1).eachCancelled, hits: 2, cancellations: 2, nil),
+        Row(.atLeast(1).eachCancelled, hits: 3, cancellations: 1, .notCancelled(answered: 2, of: 3)),
+        Row(.atLeast(1).eachCancelled, hits: 0, .requested(0)),
         Row(.once, hits: 0, isRefused: true, nil),
-        Row(.cancelled, hits: 2, cancellations: 0, isRefused: true, nil),
+        Row(.atLeast(1).eachCancelled, hits: 2, cancellations: 0, isRefused: true, nil),
     ])
     func shortfall(row: Row) {
         #expect(row.expectation.shortfall(hits: row.hits, violations: row.violations, cancellations: row.cancellations, isRefused: row.isRefused) == row.shortfall)

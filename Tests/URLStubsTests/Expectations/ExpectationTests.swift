@@ -100,7 +100,7 @@ struct ExpectationTests {
         (.atMost(2), 0),
         (.atMost(2), 2),
         (.never, 0),
-        (.any, 0),
+        (.anyNumber, 0),
     ])
     func metExpectations(expectation: StubExpectation, made: Int) async throws {
         let messages = try await problems { scope in
@@ -157,5 +157,16 @@ struct ExpectationTests {
             #expect(codes == [503, 200, -1])
         }
         #expect(messages.count == 1)
+    }
+
+    @Test("an expectation says its count in words, and eachCancelled adds that every request is cancelled, keeping the count", arguments: [
+        (StubExpectation.anyNumber, "any number of requests"),
+        (.never, "no requests"),
+        (.once, "exactly 1 request"),
+        (.atLeast(1).eachCancelled, "at least 1 request, each cancelled by its caller"),
+        (.exactly(2).eachCancelled, "exactly 2 requests, each cancelled by its caller"),
+    ])
+    func expectationsInWords(expectation: StubExpectation, words: String) {
+        #expect(expectation.description == words)
     }
 }

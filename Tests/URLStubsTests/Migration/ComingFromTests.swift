@@ -277,7 +277,7 @@ let guideCassettes = URL(fileURLWithPath: #filePath)
     .appendingPathComponent("Recording/Cassettes", isDirectory: true)
 
 // snippet: replay-cassette
-@Test("user 42 comes from the recording", .stubbed(cassette: "guide-user", directory: guideCassettes))
+@Test("user 42 comes from the recording", .stubbed(cassette: .named("guide-user", in: guideCassettes)))
 func userFromRecording() async throws {
     let user = try await APIClient(session: .stubbed).user(id: 42)
     #expect(user == GuideUser(id: 42, name: "Ada"))

@@ -133,7 +133,7 @@ func dashboardDoesNotDependOnResponseOrder(seed: UInt64) async throws {
 @Test func timesOut() async throws {
     let clock = ManualClock()
     try await withStubScope(clock: clock) { scope in
-        await scope.stub(.get("https://api.example.com/feed"), with: .never)
+        await scope.stub(.get("https://api.example.com/feed"), with: .noResponse)
         let loading = Task { try await URLSession.stubbed.data(from: feedURL) }   // timeoutInterval 60 s
         try await clock.waitForSleepers(atLeast: 1)
         await clock.advance(by: .seconds(60))
@@ -180,7 +180,7 @@ import URLStubs
         let cart = await scope.scenario("cart", startingIn: "empty")
         await scope.stub(.get("https://shop.example/cart"), with: .json(["items": 0]), when: cart.is("empty"))
         await scope.stub(.post("https://shop.example/cart/items"), with: .status(201),
-                         when: cart.is("empty"), then: cart.moves(to: "filled"))
+                         when: cart.is("empty"), then: cart.transition(to: "filled"))
         await scope.stub(.get("https://shop.example/cart"), with: .json(["items": 1]), when: cart.is("filled"))
 
         var add = URLRequest(url: URL(string: "https://shop.example/cart/items")!)

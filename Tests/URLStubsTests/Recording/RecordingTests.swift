@@ -241,7 +241,7 @@ struct RecordingTests {
         var line = 0
         let error = await thrownError(StubVerificationError.self) {
             try await withStubScope { scope in
-                await scope.checkForDrift()
+                await scope.startCheckingForDrift()
                 line = #line + 1
                 await scope.stub(.get(server.url("/users/1")), with: .json(#"{"id": 1, "name": "Ann", "email": "ann@example.com"}"#))
                 let (data, _) = try await URLSession.stubbed.data(from: server.url("/users/1"))
@@ -263,7 +263,7 @@ struct RecordingTests {
         let server = try Self.server()
         defer { server.stop() }
         try await withStubScope { scope in
-            await scope.checkForDrift()
+            await scope.startCheckingForDrift()
             await scope.stub(.get(server.url("/users/1")), with: .json(#"{"id": 7, "name": "Someone else"}"#))
             _ = try await URLSession.stubbed.data(from: server.url("/users/1"))
         }

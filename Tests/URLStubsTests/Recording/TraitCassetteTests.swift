@@ -9,7 +9,7 @@ import URLStubsTesting
 /// (`Cassettes/TraitCassetteTests/<test>.har` and `Cassettes/shared-config.har`).
 @Suite("The .stubbed(cassette:) trait", .timeLimit(.minutes(1)))
 struct TraitCassetteTests {
-    @Test("a test case replays the cassette named after it, next to its file", .stubbed(cassette: nil))
+    @Test("a test case replays the cassette named after it, next to its file", .stubbed(cassette: .perTestCase))
     func replaysItsOwnCassette() async throws {
         let user = try await UserClient(baseURL: URL(string: "https://cassette.example.com")!).user(id: 1)
         #expect(user == UserClient.User(id: 1, name: "Ann"))

@@ -104,7 +104,7 @@ struct InlineComputedResponseTests {
         let error = await thrownError(StubVerificationError.self) {
             try await withStubScope { scope in
                 let cart = await scope.scenario("cart", startingIn: "empty")
-                let add = await scope.stub(.post("https://inline.example.com/cart"), times: .once, when: cart.is("empty"), then: cart.moves(to: "filled")) { request in
+                let add = await scope.stub(.post("https://inline.example.com/cart"), times: .once, when: cart.is("empty"), then: cart.transition(to: "filled")) { request in
                     report.yield(request.url.path)
                     return .status(201)
                 }
@@ -151,7 +151,7 @@ struct InlineComputedResponseTests {
         let (ran, report) = AsyncStream<String>.makeStream()
         let clock = ManualClock()
         try await withStubScope(clock: clock) { scope in
-            await scope.injectFaults(.get("https://inline.example.com/slow"), rate: 0, latency: .fixed(.seconds(2)))
+            await scope.injectLatency(.fixed(.seconds(2)), for: .get("https://inline.example.com/slow"))
             await scope.injectFaults(.get("https://inline.example.com/down"), rate: 1, faults: [.error(.notConnectedToInternet)])
             await scope.stub(.get("https://inline.example.com/{name}")) { request in
                 report.yield(request.url.path)

@@ -43,9 +43,9 @@ struct ScenarioTests {
         try await withStubScope("cart") { scope in
             let cart = await scope.scenario("cart", startingIn: "empty")
             await scope.stub(.get(Self.cart), with: .text("no items"), when: cart.is("empty"))
-            await scope.stub(.post(Self.items), with: .status(201), when: cart.is("empty"), then: cart.moves(to: "filled"))
+            await scope.stub(.post(Self.items), with: .status(201), when: cart.is("empty"), then: cart.transition(to: "filled"))
             await scope.stub(.get(Self.cart), with: .text("1 item"), when: cart.is("filled"))
-            await scope.stub(.post(Self.checkout), with: .text("receipt"), when: cart.is("filled"), then: cart.moves(to: "paid"))
+            await scope.stub(.post(Self.checkout), with: .text("receipt"), when: cart.is("filled"), then: cart.transition(to: "paid"))
             await scope.stub(.get(Self.cart), with: .text("1 item, paid"), when: cart.is("paid"))
             let session = URLSession(configuration: .stubbed)
             defer { session.finishTasksAndInvalidate() }
@@ -85,7 +85,7 @@ struct ScenarioTests {
     func transitionWithoutCondition() async throws {
         try await withStubScope { scope in
             let cart = await scope.scenario("cart", startingIn: "paid")
-            await scope.stub(.delete(Self.cart), with: .status(204), then: cart.moves(to: "empty"))
+            await scope.stub(.delete(Self.cart), with: .status(204), then: cart.transition(to: "empty"))
             await scope.stub(.get(Self.cart), with: .text("no items"), when: cart.is("empty"))
 
             #expect(await send("DELETE", Self.cart) == (204, ""))
@@ -98,7 +98,7 @@ struct ScenarioTests {
     func computedResponses() async throws {
         try await withStubScope { scope in
             let cart = await scope.scenario("cart", startingIn: "empty")
-            await scope.stub(.post(Self.items), when: cart.is("empty"), then: cart.moves(to: "filled")) { _ in
+            await scope.stub(.post(Self.items), when: cart.is("empty"), then: cart.transition(to: "filled")) { _ in
                 .text("added while the cart is \(await cart.state ?? "gone")")
             }
             await scope.stub(.post(Self.items), when: cart.is("filled")) { _ in .status(409) }
@@ -112,7 +112,7 @@ struct ScenarioTests {
     func directAnswers() async throws {
         try await withStubScope { scope in
             let cart = await scope.scenario("cart", startingIn: "empty")
-            await scope.stub(.post(Self.items), with: .status(201), when: cart.is("empty"), then: cart.moves(to: "filled"))
+            await scope.stub(.post(Self.items), with: .status(201), when: cart.is("empty"), then: cart.transition(to: "filled"))
             await scope.stub(.get(Self.cart), with: .text("1 item"), when: cart.is("filled"))
             var request = URLRequest(url: URL(string: Self.items)!)
             request.httpMethod = "POST"
@@ -150,7 +150,7 @@ struct ScenarioTests {
     func racingRequestsMakeOneTransition() async throws {
         try await withStubScope("race") { scope in
             let race = await scope.scenario("race", startingIn: "a")
-            let first = await scope.stub(.get("https://race.example/state"), with: .text("a"), times: .any, when: race.is("a"), then: race.moves(to: "b"))
+            let first = await scope.stub(.get("https://race.example/state"), with: .text("a"), times: .anyNumber, when: race.is("a"), then: race.transition(to: "b"))
             let rest = await scope.stub(.get("https://race.example/state"), with: .text("b"), when: race.is("b"))
             // Foundation starts one session's requests one at a time, on its queue:
             // for them to race, half are sent through sessions of their own, and
@@ -243,7 +243,7 @@ struct ScenarioTests {
                 group.addTask {
                     try await withStubScope("case \(index)") { scope in
                         let cart = await scope.scenario("cart", startingIn: "empty")
-                        await scope.stub(.post(Self.items), with: .status(201), when: cart.is("empty"), then: cart.moves(to: "filled"))
+                        await scope.stub(.post(Self.items), with: .status(201), when: cart.is("empty"), then: cart.transition(to: "filled"))
                         await scope.stub(.get(Self.cart), with: .text("empty in case \(index)"), when: cart.is("empty"))
                         await scope.stub(.get(Self.cart), with: .text("filled in case \(index)"), when: cart.is("filled"))
                         await allCreated.arrive()
@@ -271,7 +271,7 @@ struct ScenarioTests {
             await outer.stub(.get(Self.cart), with: .text("outer: no items"), when: cart.is("empty"))
             await outer.stub(.get(Self.cart), with: .text("outer: 1 item"), when: cart.is("filled"))
             try await withStubScope("inner") { inner in
-                await inner.stub(.post(Self.items), with: .status(201), when: cart.is("empty"), then: cart.moves(to: "filled"))
+                await inner.stub(.post(Self.items), with: .status(201), when: cart.is("empty"), then: cart.transition(to: "filled"))
                 #expect(await send("GET", Self.cart) == (200, "outer: no items"))
                 #expect(await send("POST", Self.items) == (201, ""))
                 #expect(await send("GET", Self.cart) == (200, "outer: 1 item"))
@@ -288,7 +288,7 @@ struct ScenarioTests {
             try await withStubScope("inner") { inner in
                 let innerCart = await inner.scenario("cart", startingIn: "empty")
                 #expect(innerCart != outerCart)
-                await inner.stub(.post(Self.items), with: .status(201), then: innerCart.moves(to: "filled"))
+                await inner.stub(.post(Self.items), with: .status(201), then: innerCart.transition(to: "filled"))
                 _ = await send("POST", Self.items)
                 #expect(await innerCart.state == "filled")
                 #expect(await outerCart.state == "empty")
@@ -305,11 +305,11 @@ struct ScenarioTests {
             let cart = await middle.scenario("cart", startingIn: "empty")
             let inner = Task {
                 try await problems("inner") { inner in
-                    await inner.stub(.post(Self.items), with: .status(201), when: cart.is("empty"), then: cart.moves(to: "filled"))
+                    await inner.stub(.post(Self.items), with: .status(201), when: cart.is("empty"), then: cart.transition(to: "filled"))
                     await inner.stub(.get(Self.cart), with: .text("1 item"), when: cart.is("filled"))
                     signalOpened.yield()
                     for await _ in gate { break }
-                    await inner.stub(.delete(Self.cart), with: .status(204), then: cart.moves(to: "empty"))
+                    await inner.stub(.delete(Self.cart), with: .status(204), then: cart.transition(to: "empty"))
                     answers.value = [await send("POST", Self.items), await send("GET", Self.cart)].map { "\($0.status) \($0.body)" }
                 }
             }
@@ -331,7 +331,7 @@ struct ScenarioTests {
                 let cart = await inner.scenario("basket", startingIn: "empty")
                 await outer.stub(.get(Self.cart), with: .text("never"), when: cart.is("empty"))
             }
-            await outer.stub(.get(Self.items), with: .text("never"), then: ended.moves(to: "filled"))
+            await outer.stub(.get(Self.items), with: .text("never"), then: ended.transition(to: "filled"))
             let (status, message) = await send("GET", Self.items)
             #expect(status == -1)
             #expect(masked(message).hasPrefix("URLStubs: the stub GET https://shop.example/cart/items (registered at \(Self.file):"))
@@ -405,7 +405,7 @@ struct ScenarioTests {
         let messages = try await problems { scope in
             let cart = await scope.scenario("cart", startingIn: "empty")
             await scope.stub(.get(Self.cart), with: .text("never"), when: cart.is(""))
-            await scope.stub(.post(Self.items), times: .any, then: cart.moves(to: "")) { _ in .status(201) }
+            await scope.stub(.post(Self.items), times: .anyNumber, then: cart.transition(to: "")) { _ in .status(201) }
             #expect(await send("POST", Self.items).status == -1)
             #expect(await cart.state == "empty")
         }

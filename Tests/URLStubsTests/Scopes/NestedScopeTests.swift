@@ -44,7 +44,7 @@ struct NestedScopeTests {
                     _ = try? await text("https://api.example.com/missing")
                 }
             }
-            #expect(error?.scope.contains("\"inner\"") == true)
+            #expect(error?.scopeTitle.contains("\"inner\"") == true)
         }
     }
 

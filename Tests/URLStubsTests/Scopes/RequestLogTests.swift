@@ -109,6 +109,10 @@ struct RequestLogTests {
             let error = await #expect(throws: RequestWaitError.self) {
                 _ = try await scope.waitForRequests(matching: .post("https://api.example.com/events"), count: 5, timeout: .milliseconds(30))
             }
+            #expect(error?.reason == .timedOut)
+            #expect(error?.scope == scope)
+            #expect(error?.arrived.map(\.body) == (0..<3).map { Data("event \($0)".utf8) })
+            #expect(error?.received.map(\.url.path) == ["/events", "/events", "/events", "/other"])
             #expect(error.map { masked($0.description) } == "URLStubs: 3 of 5 requests matching POST https://api.example.com/events arrived in scope #N \"events\" (opened at URLStubsTests/RequestLogTests.swift:\(opened)) within 0.03 seconds; it received: POST https://api.example.com/events, POST https://api.example.com/events, POST https://api.example.com/events, GET https://api.example.com/other.")
         }
     }
@@ -148,12 +152,11 @@ struct RequestLogTests {
             return waiter
         }
         let error = await #expect(throws: RequestWaitError.self) { _ = try await waiter.value }
-        guard case let .scopeEnded(scope, pattern)? = error else {
-            Issue.record("expected scopeEnded, got \(String(describing: error))")
-            return
-        }
-        #expect(masked(scope) == "scope #N \"short\" (opened at URLStubsTests/RequestLogTests.swift:\(opened))")
-        #expect(pattern == "GET https://api.example.com/never")
+        #expect(error?.reason == .scopeEnded)
+        #expect(error?.pattern.description == "GET https://api.example.com/never")
+        #expect(error?.expected == 1)
+        #expect(error?.arrived.isEmpty == true)
+        #expect(error?.timeout == .seconds(3_600))
         #expect(masked(error?.description ?? "") == "URLStubs: scope #N \"short\" (opened at URLStubsTests/RequestLogTests.swift:\(opened)) ended while waiting for a request matching GET https://api.example.com/never.")
     }
 

@@ -103,7 +103,7 @@ struct ServedClientsTests {
         let outcome = await StubScope.withNewScope(name: "features", location: StubSourceLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column)) { scope in
             let cart = await scope.scenario("cart", startingIn: "empty")
             await scope.stub(.get("/cart"), with: .text("empty"), when: cart.is("empty"))
-            await scope.stub(.post("/cart"), with: .status(201), when: cart.is("empty"), then: cart.moves(to: "filled"))
+            await scope.stub(.post("/cart"), with: .status(201), when: cart.is("empty"), then: cart.transition(to: "filled"))
             await scope.stub(.get("/cart"), with: .text("filled"), when: cart.is("filled"))
             await scope.stub(.get("/twice"), with: .text("ok"), times: .exactly(2))
             await scope.stub(.get("/flaky"), with: .text("fine"))

@@ -19,19 +19,19 @@ struct StreamBadInputTests {
 
     static let refusals: [Refusal] = [
         Refusal(
-            response: .serverSentEvents([.message("ok"), ServerSentEvent(data: "x", event: "a\nb")]),
+            response: .serverSentEvents([.message("ok"), StubServerSentEvent(data: "x", event: "a\nb")]),
             reason: #"server-sent event 2 cannot be written: its event "a\nb" contains a line break, which would end the field early"#
         ),
         Refusal(
-            response: .serverSentEvents([ServerSentEvent(data: "x", id: "1\u{0}")]),
+            response: .serverSentEvents([StubServerSentEvent(data: "x", id: "1\u{0}")]),
             reason: #"server-sent event 1 cannot be written: its id "1\0" contains a line break or a NUL character, which clients reject"#
         ),
         Refusal(
-            response: .serverSentEvents([ServerSentEvent(data: "x", retry: .seconds(-1))]),
+            response: .serverSentEvents([StubServerSentEvent(data: "x", retry: .seconds(-1))]),
             reason: "server-sent event 1 cannot be written: its retry interval -1.0 seconds is negative"
         ),
         Refusal(
-            response: .serverSentEvents([ServerSentEvent(data: nil)]),
+            response: .serverSentEvents([StubServerSentEvent(data: nil)]),
             reason: "server-sent event 1 cannot be written: it has no field at all (give it data, an event type, an id, a retry interval or a comment)"
         ),
         Refusal(
@@ -86,7 +86,7 @@ struct StreamBadInputTests {
         try await withStubScope { scope in
             await scope.stub(.get(Self.url), with: .stream { writer in
                 try await writer.write(.message("fine"))
-                try await writer.write(ServerSentEvent(data: "x", event: "two\nlines"))
+                try await writer.write(StubServerSentEvent(data: "x", event: "two\nlines"))
                 Issue.record("a write after the stream failed must throw")
             })
             let reading = await reader.read(URLRequest(url: URL(string: Self.url)!))
@@ -114,7 +114,7 @@ struct StreamBadInputTests {
         Duration.seconds(Int64.max), .seconds(Int64.max / 1_000 + 1), .seconds(Int64.max / 1_000) + .milliseconds(999),
     ])
     func hugeRetry(_ retry: Duration) async throws {
-        let event = ServerSentEvent(data: "x", retry: retry)
+        let event = StubServerSentEvent(data: "x", retry: retry)
         #expect(event.problem == nil)
         let framed = "retry: 9223372036854775807\ndata: x\n\n"
         #expect(String(decoding: event.framed, as: UTF8.self) == framed)
@@ -130,7 +130,7 @@ struct StreamBadInputTests {
 
     @Test("the largest retry interval that fits is written exactly, rounded down to whole milliseconds")
     func largestRetry() {
-        let event = ServerSentEvent(data: "x", retry: .seconds(Int64.max / 1_000) + .milliseconds(807) + .microseconds(999))
+        let event = StubServerSentEvent(data: "x", retry: .seconds(Int64.max / 1_000) + .milliseconds(807) + .microseconds(999))
         #expect(String(decoding: event.framed, as: UTF8.self) == "retry: 9223372036854775807\ndata: x\n\n")
     }
 }

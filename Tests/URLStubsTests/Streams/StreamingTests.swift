@@ -57,11 +57,11 @@ struct StreamingTests {
 
     @Test("server-sent events are framed so that a client parses back every field")
     func serverSentEventsParseBack() async throws {
-        let events: [ServerSentEvent] = [
+        let events: [StubServerSentEvent] = [
             .comment("keep-alive"),
-            ServerSentEvent(data: "first line\nsecond line", event: "update", id: "7", retry: .milliseconds(1_500)),
+            StubServerSentEvent(data: "first line\nsecond line", event: "update", id: "7", retry: .milliseconds(1_500)),
             .message("{\"done\":true}", id: "8"),
-            ServerSentEvent(data: "", comment: "an event with empty data"),
+            StubServerSentEvent(data: "", comment: "an event with empty data"),
         ]
         let reader = ChunkReader()
         defer { reader.close() }
@@ -85,7 +85,7 @@ struct StreamingTests {
 
     @Test("a stream fails with the chosen error after the chosen number of events")
     func failsAfterEvents() async throws {
-        let events = (1...5).map { ServerSentEvent.message("event \($0)") }
+        let events = (1...5).map { StubServerSentEvent.message("event \($0)") }
         let reader = ChunkReader()
         defer { reader.close() }
         try await withStubScope { scope in

@@ -7,7 +7,7 @@ import Testing
 
 /// A written stream (`.stream { writer in ... }`) whose closure stops writing
 /// leaves its request idle: it times out at the request's `timeoutInterval`,
-/// counted from the last piece (or from the stream's start), as `.never`, stalls
+/// counted from the last piece (or from the stream's start), as `.noResponse`, stalls
 /// and computed answers do, with the same message.
 @Suite("Written streams that stop writing", .timeLimit(.minutes(1)))
 struct WrittenStreamTimeoutTests {

@@ -94,7 +94,7 @@ struct ScopeClockTests {
     func neverTimesOut() async throws {
         let clock = ManualClock()
         try await withStubScope(clock: clock) { scope in
-            await scope.stub(.get(url), with: .never)
+            await scope.stub(.get(url), with: .noResponse)
             var request = URLRequest(url: url)
             request.timeoutInterval = 5
             let loading = Task { try await URLSession.stubbed.data(for: request) }
@@ -158,15 +158,15 @@ struct ScopeClockTests {
         }
     }
 
-    @Test("the log records how each request ended (answered, cancelled, abandoned) and when, on the scope's clock; the scope reports the most requests in flight at once; times: .cancelled holds the stub to cancels")
+    @Test("the log records how each request ended (answered, cancelled, abandoned) and when, on the scope's clock; the scope reports the most requests in flight at once; times: .atLeast(1).eachCancelled holds the stub to cancels")
     func endingsInTheLog() async throws {
         let clock = ManualClock()
         let base = "https://api.example.com"
         let line = #line + 3 // The stub for /answered.
         let outcome = await StubScope.withNewScope(name: nil, location: here(), clock: clock) { scope in
-            await scope.stub(.get("\(base)/cancel-me"), with: .text("x").delayed(by: .seconds(10)), times: .cancelled)
-            await scope.stub(.get("\(base)/answered"), with: .text("y").delayed(by: .seconds(10)), times: .cancelled)
-            await scope.stub(.get("\(base)/abandoned"), with: .never)
+            await scope.stub(.get("\(base)/cancel-me"), with: .text("x").delayed(by: .seconds(10)), times: .atLeast(1).eachCancelled)
+            await scope.stub(.get("\(base)/answered"), with: .text("y").delayed(by: .seconds(10)), times: .atLeast(1).eachCancelled)
+            await scope.stub(.get("\(base)/abandoned"), with: .noResponse)
             await scope.stub(.get("\(base)/fast"), with: .text("z"))
             let cancelled = Task { try await URLSession.stubbed.data(from: URL(string: "\(base)/cancel-me")!) }
             let answered = Task { try await URLSession.stubbed.data(from: URL(string: "\(base)/answered")!) }

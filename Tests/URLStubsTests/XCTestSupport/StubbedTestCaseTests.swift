@@ -109,7 +109,7 @@ final class StubbedTestCaseFailureTests: StubbedTestCase {
     func testDriftIsReportedAtTheStub() async throws {
         let server = try LocalServer { _ in ServedResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"id":1}"#.utf8)) }
         self.server.value = server
-        await stubScope.checkForDrift()
+        await stubScope.startCheckingForDrift()
         let stub = await stubScope.stub(.get(server.url("/users/1")), with: .json(#"{"id": 1, "email": "a@b.c"}"#))
         registrationLine.value = stub.location.line
         _ = try await URLSession.stubbed.data(from: server.url("/users/1"))
@@ -138,3 +138,24 @@ final class StubbedTestCaseFailureTests: StubbedTestCase {
     }
 }
 #endif
+
+/// A `StubbedTestCase` whose scopes are set up by options: a clock, a seed, a name.
+final class StubbedTestCaseOptionsTests: StubbedTestCase {
+    override var stubScopeOptions: StubScopeOptions {
+        StubScopeOptions(name: "options of \(name)", clock: { ManualClock() }, seed: 9)
+    }
+
+    func testOptionsSetUpEachTestMethodsScope() async throws {
+        let clock = await stubScope.clock
+        XCTAssertTrue(clock is ManualClock)
+        await stubScope.injectFaults(rate: 0)
+        let seed = await stubScope.seed
+        XCTAssertEqual(seed, 9)
+        await stubScope.stub(.get("https://api.example.com/late"), with: .text("late").delayed(by: .seconds(3)))
+        let late = Task { try await getText("https://api.example.com/late") }
+        try await XCTUnwrap(clock as? ManualClock).waitForSleepers(atLeast: 1, timeout: .seconds(10))
+        await (clock as? ManualClock)?.advance(by: .seconds(3))
+        let text = try await late.value
+        XCTAssertEqual(text, "late")
+    }
+}

@@ -21,6 +21,14 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible {
     case unusedRule(path: String, rule: String, entries: Int)
     /// An environment variable URLStubs reads holds a value it does not accept.
     case invalidEnvironment(variable: String, value: String, reason: String)
+    /// A cassette of one file per test case (``CassetteFile/perTestCase``) was
+    /// asked for by a scope that is not a test case's (`withStubScope`, an
+    /// `XCTestCase`'s options): the cassette as written.
+    case noTestCase(cassette: String)
+    /// A cassette given by name or per test case, with no directory, in a scope
+    /// that does not know its source file (a `StubbedTestCase`'s): the cassette
+    /// as written.
+    case noDirectory(cassette: String)
 
     /// A sentence saying what went wrong and what to do.
     public var description: String {

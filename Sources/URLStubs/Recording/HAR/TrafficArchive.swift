@@ -65,6 +65,6 @@ public struct TrafficArchive {
     /// `problems` with their messages scrubbed (see ``scrub(_:)``).
     public func scrub(_ problems: [StubProblem]) -> [StubProblem] {
         guard !search.isEmpty else { return problems }
-        return problems.map { StubProblem(kind: $0.kind, message: scrub($0.message), location: $0.location) }
+        return problems.map { StubProblem(kind: $0.kind, message: scrub($0.message), location: $0.location, severity: $0.severity) }
     }
 }

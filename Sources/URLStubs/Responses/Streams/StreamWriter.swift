@@ -25,7 +25,7 @@ public struct StreamWriter: Sendable {
     ///
     /// An event that cannot be framed (a line break in its type or id, a negative
     /// `retry`, no field at all) fails the request with an error that says why.
-    public func write(_ event: ServerSentEvent) async throws {
+    public func write(_ event: StubServerSentEvent) async throws {
         if let problem = event.problem {
             emitter.fail(with: problem)
             throw CancellationError()

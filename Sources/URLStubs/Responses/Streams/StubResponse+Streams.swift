@@ -32,7 +32,7 @@ extension StubResponse {
     /// that cannot be framed (a line break in its type or id, a negative `retry`,
     /// no field at all) is refused, naming the event.
     public static func serverSentEvents(
-        _ events: [ServerSentEvent],
+        _ events: [StubServerSentEvent],
         every interval: Duration = .zero,
         status: Int = 200,
         headers: [String: String] = [:]

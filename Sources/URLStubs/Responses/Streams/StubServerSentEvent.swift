@@ -9,7 +9,7 @@ import Foundation
 /// as its own chunk, framed as the HTML standard defines: a comment line per line
 /// of ``comment``, then `event:`, `id:`, `retry:`, a `data:` line per line of
 /// ``data``, and a blank line.
-public struct ServerSentEvent: Sendable, Hashable {
+public struct StubServerSentEvent: Sendable, Hashable {
     /// The event's payload; each of its lines becomes one `data:` line, so a
     /// client joins them back with line feeds.
     public var data: String?
@@ -36,18 +36,18 @@ public struct ServerSentEvent: Sendable, Hashable {
     }
 
     /// An event of type `message` carrying `data`.
-    public static func message(_ data: String, id: String? = nil) -> ServerSentEvent {
-        ServerSentEvent(data: data, id: id)
+    public static func message(_ data: String, id: String? = nil) -> StubServerSentEvent {
+        StubServerSentEvent(data: data, id: id)
     }
 
     /// A comment alone (`: text`), as servers send to keep a connection alive;
     /// clients dispatch no event for it.
-    public static func comment(_ text: String) -> ServerSentEvent {
-        ServerSentEvent(data: nil, comment: text)
+    public static func comment(_ text: String) -> StubServerSentEvent {
+        StubServerSentEvent(data: nil, comment: text)
     }
 }
 
-extension ServerSentEvent {
+extension StubServerSentEvent {
     /// The event framed as it travels in a `text/event-stream` body, ending with
     /// the blank line that dispatches it.
     var framed: Data {
