@@ -44,7 +44,7 @@ struct ChaosBadInputTests {
         #expect(!seeded)
         #expect(error?.problems.map(\.message) == ["The faults for every request cannot be used: \(reason)."])
         #expect(error?.problems.map { $0.location?.line } == [line])
-        #expect(error?.description.contains("cannot be used: \(reason). (called at URLStubsTests/ChaosBadInputTests.swift:\(line))") == true)
+        #expect(error?.description.contains("cannot be used: \(reason). (called at URLStubsTests/FaultBadInputTests.swift:\(line))") == true)
         guard case let .invalidFaults(call, problem)? = error?.problems.first?.kind else {
             Issue.record("expected an invalid faults call, got \(String(describing: error?.problems.first?.kind))")
             return
