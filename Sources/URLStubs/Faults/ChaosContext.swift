@@ -11,13 +11,25 @@ struct ChaosContext {
     }
 
     private let members: [(chaos: ScopeChaos, identity: RequestIdentity)]
+    /// The request's ``RequestIdentity/key(of:)``.
+    private let key: String
 
-    /// Counts `request` in every seeded scope of `chain`; `nil` when none is seeded,
-    /// so that scopes without faults pay nothing.
-    init?(counting request: borrowing RecordedRequest, in chain: [ScopeState]) {
+    /// The identities `request` gets in every seeded scope of `chain`; `nil` when
+    /// none is seeded, so that scopes without faults pay nothing. The request is
+    /// counted by ``count()``, once it is certain to be resolved.
+    init?(of request: borrowing RecordedRequest, in chain: [ScopeState]) {
         guard chain.contains(where: { $0.chaos != nil }) else { return nil }
         let key = RequestIdentity.key(of: request)
-        members = chain.compactMap { member in member.chaos.map { ($0, $0.arrive(key)) } }
+        self.key = key
+        members = chain.compactMap { member in member.chaos.map { ($0, $0.identity(of: key)) } }
+    }
+
+    /// Counts the request in every seeded scope, so that the next identical one
+    /// gets the next identity.
+    func count() {
+        for (chaos, _) in members {
+            chaos.count(key)
+        }
     }
 
     /// The seed lines of the seeded scopes, nearest first, one per line.
@@ -41,20 +53,20 @@ struct ChaosContext {
     /// In each seeded scope, nearest first, the newest `injectFaults` call that
     /// covers the request decides its fault and latency, and the newest
     /// `shuffleResponseOrder` call its hold.
-    func plan(for request: RecordedRequest, answeredBy entry: StubEntry) -> Plan? {
+    func plan(for request: RecordedRequest, answeredBy entry: StubEntry, predicates: inout PredicateResults) -> Plan? {
         guard !entry.expectation.forbidsRequests, entry.refusal == nil else { return nil }
         if case .passThrough = entry.source {
             return nil
         }
         var plan: Plan?
         for (chaos, identity) in members {
-            guard let rule = chaos.faultRule(for: request) else { continue }
+            guard let rule = chaos.faultRule(for: request, predicates: &predicates) else { continue }
             let decision = rule.decide(for: identity, seed: chaos.seed)
             plan = Plan(fault: decision.fault.map { $0.response(for: request, note: chaos.note) }, delay: decision.latency)
             break
         }
         for (chaos, identity) in members {
-            guard let rule = chaos.orderRule(for: request) else { continue }
+            guard let rule = chaos.orderRule(for: request, predicates: &predicates) else { continue }
             let hold = rule.hold(for: identity, seed: chaos.seed)
             plan = Plan(fault: plan?.fault, delay: (plan?.delay ?? .zero) + hold)
             break

@@ -34,22 +34,26 @@ final class ScopeChaos {
         orderRules.append(rule)
     }
 
-    /// Counts a request with `key` and returns its identity: the `n`-th such
-    /// request (from 0) of the scope.
-    func arrive(_ key: String) -> RequestIdentity {
-        let occurrence = arrivals[key, default: 0]
-        arrivals[key] = occurrence + 1
-        return RequestIdentity(key: key, occurrence: occurrence)
+    /// The identity the next request with `key` gets: the `n`-th such request
+    /// (from 0) of the scope. Nothing is counted until ``count(_:)``.
+    func identity(of key: String) -> RequestIdentity {
+        RequestIdentity(key: key, occurrence: arrivals[key, default: 0])
+    }
+
+    /// Counts a request with `key`, in the critical section that asked for its
+    /// ``identity(of:)``.
+    func count(_ key: String) {
+        arrivals[key, default: 0] += 1
     }
 
     /// The newest `injectFaults` call that covers `request`.
-    func faultRule(for request: RecordedRequest) -> FaultRule? {
-        faultRules.last { StubRegistry.matches($0.pattern, request) }
+    func faultRule(for request: RecordedRequest, predicates: inout PredicateResults) -> FaultRule? {
+        faultRules.last { $0.pattern.evaluate(request, exhaustive: false, predicates: &predicates).isMatch }
     }
 
     /// The newest `shuffleResponseOrder` call that covers `request`.
-    func orderRule(for request: RecordedRequest) -> ResponseOrderRule? {
-        orderRules.last { StubRegistry.matches($0.pattern, request) }
+    func orderRule(for request: RecordedRequest, predicates: inout PredicateResults) -> ResponseOrderRule? {
+        orderRules.last { $0.pattern.evaluate(request, exhaustive: false, predicates: &predicates).isMatch }
     }
 
     /// Why a later call's `seed:` argument cannot be honoured, or `nil` when it

@@ -32,13 +32,27 @@ public struct RequestPattern: Sendable {
         case body(Data)
         case jsonBody(canonical: Data, display: String)
         case bodyContains(String)
-        case predicate(String, @Sendable (RecordedRequest) -> Bool)
+        case predicate(Predicate)
         /// The host, compared case-insensitively, whatever the scheme and port.
         case host(String)
         /// Exactly these query items, in any order; a redacted value matches any.
         case recordedQuery([QueryItem])
         /// A body equal to this recorded one, where redacted values match any.
         case recordedBody(Data?)
+    }
+
+    /// A condition written as a closure: code of the user's, which the registry
+    /// runs outside its lock (see ``PredicateResults``). A class, so that the
+    /// results of one request's predicates are kept by identity.
+    final class Predicate: Sendable {
+        /// Names the condition in failure reports.
+        let description: String
+        let test: @Sendable (RecordedRequest) -> Bool
+
+        init(_ description: String, _ test: @escaping @Sendable (RecordedRequest) -> Bool) {
+            self.description = description
+            self.test = test
+        }
     }
 
     /// The uppercased method to match, or `nil` for any method.
@@ -62,6 +76,12 @@ public struct RequestPattern: Sendable {
         }
     }
 
+    /// Whether the pattern has a `.predicate` condition: code of the user's, which
+    /// must not run under the registry's lock.
+    var hasPredicates: Bool {
+        conditions.contains { if case .predicate = $0 { true } else { false } }
+    }
+
     /// The key of the exact index this pattern is stored under, if it is exact.
     var routeKey: String? {
         url?.routeKey
@@ -82,7 +102,7 @@ extension RequestPattern: CustomStringConvertible {
             case let .body(data): "body of \(data.count) bytes"
             case let .jsonBody(_, display): "JSON body \(display)"
             case let .bodyContains(text): "body containing \"\(text)\""
-            case let .predicate(description, _): description
+            case let .predicate(predicate): predicate.description
             case let .host(host): "host \(host)"
             case let .recordedQuery(items): items.isEmpty ? "no query" : "query " + Self.queryText(items)
             case let .recordedBody(body?): "body " + Self.bodyText(body)

@@ -125,8 +125,9 @@ final class ScopeState {
     /// scenario in the state it requires, with what its pattern captured.
     ///
     /// Exact stubs are found by hashing the method and route; only stubs that are
-    /// not exact are compared one by one.
-    func bestMatch(for request: RecordedRequest) -> (StubEntry, RequestPattern.Evaluation)? {
+    /// not exact are compared one by one. A stub whose predicate's result is not in
+    /// `predicates` does not match, and the predicate is listed as needed.
+    func bestMatch(for request: RecordedRequest, predicates: inout PredicateResults) -> (StubEntry, RequestPattern.Evaluation)? {
         var best: (StubEntry, RequestPattern.Evaluation)?
         func consider(_ bucket: [StubEntry]?, isExact: Bool) {
             guard let bucket else { return }
@@ -134,7 +135,7 @@ final class ScopeState {
                 if let best, best.0.id > entry.id { return }
                 guard !entry.isUsedUp, entry.scenarioHolds else { continue }
                 // An exact bucket's key already guarantees the method, origin and path.
-                let evaluation = entry.pattern.evaluate(request, exhaustive: false, skippingRoute: isExact)
+                let evaluation = entry.pattern.evaluate(request, exhaustive: false, skippingRoute: isExact, predicates: &predicates)
                 if evaluation.isMatch {
                     best = (entry, evaluation)
                     return

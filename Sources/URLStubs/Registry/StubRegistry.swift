@@ -18,7 +18,10 @@ import Foundation
 ///   moved, exactly once however many requests race for it;
 /// - nothing inside a critical section calls Foundation's URL loading, resumes a
 ///   continuation, or writes to a file: such work is collected and done after the
-///   lock is released (failing abandoned requests, waking waiters, warnings).
+///   lock is released (failing abandoned requests, waking waiters, warnings);
+/// - nor the user's code: a critical section that needs a predicate's result
+///   changes nothing, the predicate runs with the lock released, and matching
+///   starts again with its result (see ``resolve(_:body:scope:pending:)``).
 final class StubRegistry: Sendable {
     /// The registry of the process.
     static let shared = StubRegistry()
