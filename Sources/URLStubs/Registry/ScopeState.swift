@@ -33,26 +33,17 @@ final class ScopeState {
     /// Every request the scope received, in order, with its outcome (for the
     /// global scope, the most recent ``StubRegistry/globalLogLimit``).
     var log: RequestLog
-    /// The cassette a recording scope writes when it ends; `nil` when it records nothing.
-    var recording: CassetteRecording?
-    /// The cassette the scope replays, if any.
-    var cassette: URL?
-    /// Whether requests its stubs answer are also sent to the network, to check
-    /// for drift.
-    var checksLive = LiveCheck.isOnForRun
-    /// The drift checks started so far.
-    var liveChecks: [LiveCheck] = []
     /// What went wrong so far, reported when the scope ends.
-    var problems: [StubProblem] = LiveCheck.problemsForRun
+    var problems: [StubProblem] = []
     /// Requests whose answer is delayed or computed, still waiting for it.
     var inFlight: [ObjectIdentifier: InFlightRequest] = [:]
     /// Callers waiting for a request that has not arrived yet.
     var waiters: [UInt64: RequestWaiter] = [:]
     /// The scope's scenarios, by name.
     var scenarios: [String: ScenarioState] = [:]
-    /// The seed, faults and response order of the scope; `nil` until its first
-    /// `injectFaults` or `shuffleResponseOrder` call.
-    var chaos: ScopeChaos?
+    /// The optional features the scope uses (faults, recording, ...), at most one
+    /// of each kind; empty for a scope that uses none (see ``ScopeFeature``).
+    var features: [any ScopeFeature] = []
     /// What runs once the scope has ended and failed its requests in flight (a
     /// served scope's server stops), in the order added.
     var endActions: [@Sendable () -> Void] = []
@@ -74,6 +65,9 @@ final class ScopeState {
         self.ancestors = ancestors
         self.location = location
         log = RequestLog(limit: logLimit)
+        for kind in StubRegistry.featureKinds {
+            kind.opened(self)
+        }
     }
 
     /// The scope written for messages: `scope #3 "name" (opened at File.swift:12)`.

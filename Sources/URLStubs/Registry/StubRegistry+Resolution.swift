@@ -56,10 +56,10 @@ extension StubRegistry {
         var unresolved: RecordedRequest? = RecordedRequest(urlRequest: urlRequest, body: body, sequenceNumber: 0)
         var predicates = PredicateResults.lookedUp
         var wakeUps: [(RequestWaiter, [RecordedRequest])] = []
-        var liveCheck: (LoggedExchange, StubEntry)?
+        var afterLock: [AfterLock] = []
         while true {
             let resolution = state.withLock { state in
-                Self.resolve(unresolved.moveOut(), handingBackTo: &unresolved, scope: scope, pending: pending, predicates: &predicates, state: &state, wakeUps: &wakeUps, liveCheck: &liveCheck)
+                Self.resolve(unresolved.moveOut(), handingBackTo: &unresolved, scope: scope, pending: pending, predicates: &predicates, state: &state, wakeUps: &wakeUps, afterLock: &afterLock)
             }
             guard let resolution else {
                 if let request = unresolved {
@@ -70,8 +70,8 @@ extension StubRegistry {
             for (waiter, requests) in wakeUps {
                 waiter.resume(with: .success(requests))
             }
-            if let (exchange, entry) = liveCheck {
-                startLiveCheck(of: exchange, answeredBy: entry, in: scope ?? .global)
+            for work in afterLock {
+                work(self)
             }
             return resolution
         }
@@ -79,17 +79,17 @@ extension StubRegistry {
 
     /// What matching chose for a request, decided before anything changes.
     private struct Choice {
-        /// The request's seeded scopes (peeked, not counted yet).
-        var chaos: ChaosContext?
+        /// The parts of the optional features the request's scopes use.
+        var parts: RequestParts
         /// The stub that answers, with what its pattern captured.
         var match: (entry: StubEntry, evaluation: RequestPattern.Evaluation)?
-        /// What the seeded scopes decided for the matched stub's answer.
-        var plan: ChaosContext.Plan?
+        /// What the features change in the matched stub's answer.
+        var change: AnswerChange?
         /// The waiters of each scope the request is logged in that it matches.
         var waiters: [(ScopeState, [UInt64])] = []
         /// With no match: the used-up stub that would have answered.
         var usedUp: StubEntry?
-        /// With no match: whether a recording scope sends the request to the network.
+        /// With no match: whether a feature sends the request to the network.
         var passesThrough = false
         /// With no match, no used-up stub and no pass through: the closest stubs,
         /// and how many stubs were compared.
@@ -107,7 +107,7 @@ extension StubRegistry {
         predicates: inout PredicateResults,
         state: inout State,
         wakeUps: inout [(RequestWaiter, [RecordedRequest])],
-        liveCheck: inout (LoggedExchange, StubEntry)?
+        afterLock: inout [AfterLock]
     ) -> Resolution? {
         if request.sequenceNumber == 0 {
             // Numbered in its first round: its place among the requests as they arrived.
@@ -126,16 +126,14 @@ extension StubRegistry {
         }
         // The requests waiting, and this one: it is in flight for at least this instant.
         homeState.maxInFlight = max(homeState.maxInFlight, homeState.inFlight.count + 1)
-        // Seeded scopes count the request among identical ones.
-        choice.chaos?.count()
+        // The request arrives for the features (seeded scopes count it among identical ones).
+        choice.parts.arrived()
         if let (entry, evaluation) = choice.match {
             request.pathParameters = evaluation.pathParameters
             // Moved into the log, not copied: nothing more to retain inside the lock.
             let exchange = log(consume request, in: chain, isUnscoped: isUnscoped, waiters: choice.waiters, wakeUps: &wakeUps)
-            let resolution = answer(exchange, with: entry, plan: choice.plan, chaosNote: choice.chaos?.note)
-            if homeState.checksLive, exchange.source != .network, exchange.source != .none {
-                liveCheck = (exchange, entry)
-            }
+            let resolution = answer(exchange, with: entry, change: choice.change, note: choice.parts.note)
+            afterLock = choice.parts.answered(exchange, by: entry, home: homeState)
             if resolution.isDeferred {
                 homeState.inFlight[ObjectIdentifier(pending)] = InFlightRequest(pending: pending, exchange: exchange)
             }
@@ -143,8 +141,7 @@ extension StubRegistry {
         }
         let exchange = log(copy request, in: chain, isUnscoped: isUnscoped, waiters: choice.waiters, wakeUps: &wakeUps)
         if choice.passesThrough {
-            // A recording scope sends what neither its stubs nor its cassette answer
-            // (nor a cassette entry already replayed) to the network, and records it.
+            // Sent to the network (by a recording scope), and logged as its answer.
             exchange.source = .network
             homeState.inFlight[ObjectIdentifier(pending)] = InFlightRequest(pending: pending, exchange: exchange)
             return .passThrough(exchange)
@@ -154,17 +151,17 @@ extension StubRegistry {
             // Over the stub's limit: the stub explains the failure, and the scope's
             // end reports its expectation as unmet, at the stub's line.
             usedUp.violations += 1
-            failure = StubFailure.error(ChaosMessages.noting(FailureMessages.overLimit(request, stub: usedUp), choice.chaos?.note), url: request.url)
+            failure = StubFailure.error(FaultMessages.noting(FailureMessages.overLimit(request, stub: usedUp), choice.parts.note), url: request.url)
         } else {
             let nearMisses = choice.nearMisses ?? ([], 0)
-            failure = unmatched(request, in: homeState, nearMisses: nearMisses.misses, stubCount: nearMisses.stubCount, isUnscoped: isUnscoped, chaosNote: choice.chaos?.note)
+            failure = unmatched(request, in: homeState, nearMisses: nearMisses.misses, stubCount: nearMisses.stubCount, isUnscoped: isUnscoped, parts: choice.parts)
         }
         exchange.settleOnArrival(.failure(failure))
         return .fail(failure)
     }
 
     /// Chooses what answers `request` in `chain`, changing nothing: the stub, the
-    /// seeded plan, the waiters it matches, or why nothing answers. `nil` when a
+    /// changes the features make, the waiters it matches, or why nothing answers. `nil` when a
     /// predicate whose result `predicates` does not know was met (it is listed there).
     private static func choose(
         for request: RecordedRequest,
@@ -173,7 +170,7 @@ extension StubRegistry {
         isUnscoped: Bool,
         predicates: inout PredicateResults
     ) -> Choice? {
-        var choice = Choice(chaos: ChaosContext(of: request, in: chain))
+        var choice = Choice(parts: RequestParts(for: request, in: chain))
         for member in chain {
             choice.match = member.bestMatch(for: request, predicates: &predicates)
             if choice.match != nil { break }
@@ -189,15 +186,12 @@ extension StubRegistry {
             }
         }
         if let (entry, _) = choice.match {
-            choice.plan = choice.chaos?.plan(for: request, answeredBy: entry, predicates: &predicates)
+            choice.change = choice.parts.change(forAnswerOf: entry, to: request, predicates: &predicates)
             return predicates.isComplete ? choice : nil
         }
         choice.usedUp = usedUpMatch(for: request, in: chain, predicates: &predicates)
         guard predicates.isComplete else { return nil }
-        // The nearest scope with a cassette decides: a replay-only scope nested in a
-        // recording one still sends nothing to the network.
-        choice.passesThrough = chain.first(where: { $0.cassette != nil })?.recording != nil
-            && (choice.usedUp.map { $0.origin != .written } ?? true)
+        choice.passesThrough = choice.parts.passesThrough(usedUp: choice.usedUp)
         if !choice.passesThrough, choice.usedUp == nil {
             choice.nearMisses = nearMisses(for: request, in: chain, home: home, isUnscoped: isUnscoped, predicates: &predicates)
         }
@@ -208,19 +202,18 @@ extension StubRegistry {
     /// one of its uses, and settles the exchange at once unless its answer is
     /// deferred.
     ///
-    /// In a seeded scope, a request the stub would answer may instead be failed by
-    /// an injected fault (`plan`), which takes no use of the stub and is logged
-    /// with no source; either answer gets the latency and hold the scope decided.
-    /// Requests sent to the network are left alone.
-    private static func answer(_ exchange: LoggedExchange, with entry: StubEntry, plan: ChaosContext.Plan?, chaosNote: String?) -> Resolution {
+    /// A feature may `change` the answer: a request the stub would answer may
+    /// instead be failed (an injected fault), which takes no use of the stub and is
+    /// logged with no source; either answer gets the delay the change adds.
+    private static func answer(_ exchange: LoggedExchange, with entry: StubEntry, change: AnswerChange?, note: String?) -> Resolution {
         let resolution: Resolution
         if entry.expectation.forbidsRequests {
             entry.violations += 1
-            resolution = .fail(StubFailure.error(ChaosMessages.noting(FailureMessages.forbidden(exchange.request, stub: entry), chaosNote), url: exchange.request.url))
+            resolution = .fail(StubFailure.error(FaultMessages.noting(FailureMessages.forbidden(exchange.request, stub: entry), note), url: exchange.request.url))
         } else if let refusal = entry.refusal {
-            resolution = .fail(StubFailure.error(ChaosMessages.noting(FailureMessages.refused(exchange.request, stub: entry, reason: refusal), chaosNote), url: exchange.request.url))
-        } else if let plan, let fault = plan.fault {
-            resolution = .respond(fault.delayed(adding: plan.delay), exchange)
+            resolution = .fail(StubFailure.error(FaultMessages.noting(FailureMessages.refused(exchange.request, stub: entry, reason: refusal), note), url: exchange.request.url))
+        } else if let change, let replacement = change.replacement {
+            resolution = .respond(replacement.delayed(adding: change.delay), exchange)
         } else {
             entry.hits += 1
             // In the critical section that took the use: one move per answer,
@@ -228,15 +221,15 @@ extension StubRegistry {
             entry.scenarioRule?.apply()
             exchange.answeredBy = entry // And so its source.
             if let response = entry.sameResponse() {
-                resolution = .respond(response.delayed(adding: plan?.delay), exchange)
+                resolution = .respond(response.delayed(adding: change?.delay), exchange)
             } else {
                 switch entry.source {
                 case let .fixed(response):
-                    resolution = .respond(entry.response(forUse: entry.hits, of: response).delayed(adding: plan?.delay), exchange)
+                    resolution = .respond(entry.response(forUse: entry.hits, of: response).delayed(adding: change?.delay), exchange)
                 case let .dynamic(closure):
-                    resolution = .compute(StubResponse.delaying(closure, by: plan?.delay), exchange)
+                    resolution = .compute(StubResponse.delaying(closure, by: change?.delay), exchange)
                 case let .inline(closure):
-                    resolution = .computeInline(StubResponse.delaying(closure, by: plan?.delay), exchange)
+                    resolution = .computeInline(StubResponse.delaying(closure, by: change?.delay), exchange)
                 case .passThrough:
                     resolution = .passThrough(exchange)
                 }
@@ -384,14 +377,13 @@ extension StubRegistry {
         nearMisses: [NearMiss],
         stubCount: Int,
         isUnscoped: Bool,
-        chaosNote: String?
+        parts: RequestParts
     ) -> URLError {
         let message = isUnscoped
             ? FailureMessages.noScope(request, nearMisses: nearMisses)
-            : ChaosMessages.noting(
-                FailureMessages.unmatched(request, in: home.title, nearMisses: nearMisses, stubCount: stubCount)
-                    + (home.cassette.map { "\n" + RecordingMessages.replayHint($0) } ?? ""),
-                chaosNote
+            : FaultMessages.noting(
+                FailureMessages.unmatched(request, in: home.title, nearMisses: nearMisses, stubCount: stubCount) + parts.unmatchedHints,
+                parts.note
             )
         if !isUnscoped {
             // Where the scope was opened; for a scope opened without a location (an

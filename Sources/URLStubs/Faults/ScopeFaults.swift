@@ -1,14 +1,15 @@
 /// One scope's seeded faults and response order: its seed, its rules, and how
 /// many requests for each method and URL it received since it got them.
 ///
-/// Owned by the scope's ``ScopeState`` and touched only while the registry's lock
-/// is held.
-final class ScopeChaos {
+/// The faults feature of a scope (see ``ScopeFeature``), attached by its first
+/// `injectFaults` or `shuffleResponseOrder` call; touched only while the
+/// registry's lock is held.
+final class ScopeFaults: ScopeFeature {
     /// What every decision of the scope draws from.
     let seed: UInt64
     /// Where ``seed`` came from.
-    let origin: ChaosSeed.Origin
-    /// The `seed:` argument of the call that created the scope's chaos, if it had one.
+    let origin: FaultSeed.Origin
+    /// The `seed:` argument of the call that attached the scope's faults, if it had one.
     let requestedSeed: UInt64?
     /// The call that fixed the seed.
     let seededAt: StubSourceLocation
@@ -19,7 +20,7 @@ final class ScopeChaos {
     /// How many requests with each ``RequestIdentity/key(of:)`` the scope received.
     private var arrivals: [String: Int] = [:]
 
-    init(seed: UInt64, origin: ChaosSeed.Origin, requestedSeed: UInt64?, seededAt: StubSourceLocation) {
+    init(seed: UInt64, origin: FaultSeed.Origin, requestedSeed: UInt64?, seededAt: StubSourceLocation) {
         self.seed = seed
         self.origin = origin
         self.requestedSeed = requestedSeed
@@ -60,14 +61,24 @@ final class ScopeChaos {
     /// agrees with the scope's seed.
     func conflict(withSeed seed: UInt64) -> String? {
         if let requestedSeed {
-            return requestedSeed == seed ? nil : ChaosMessages.conflictingSeed(seed, first: requestedSeed, at: seededAt)
+            return requestedSeed == seed ? nil : FaultMessages.conflictingSeed(seed, first: requestedSeed, at: seededAt)
         }
-        return ChaosMessages.lateSeed(seed, scopeSeed: self.seed, at: seededAt)
+        return FaultMessages.lateSeed(seed, scopeSeed: self.seed, at: seededAt)
     }
 
     /// The line every failure message of the scope ends with: the seed, and how to
     /// replay it.
     var note: String {
-        ChaosMessages.seedNote(seed, origin: origin, faults: !faultRules.isEmpty, order: !orderRules.isEmpty)
+        FaultMessages.seedNote(seed, origin: origin, faults: !faultRules.isEmpty, order: !orderRules.isEmpty)
+    }
+
+    static func part(for request: borrowing RecordedRequest, in chain: [ScopeState]) -> (any RequestPart)? {
+        RequestFaults(of: request, in: chain)
+    }
+
+    /// The seed lines of the seeded scopes of `chain`, nearest first.
+    static func note(for chain: [ScopeState]) -> String? {
+        let seeded = chain.compactMap { $0.feature(ScopeFaults.self) }
+        return seeded.isEmpty ? nil : RequestFaults.note(seeded)
     }
 }
