@@ -15,7 +15,7 @@
 ///
 /// Instances are touched only while the registry's lock is held, except
 /// ``ended(traffic:location:)``, called once, after the scope was removed.
-protocol ScopeFeature: AnyObject, SendableMetatype {
+protocol ScopeFeature: AnyObject {
     /// Attaches the feature to a scope as it opens, when the run asks for it for
     /// every scope (the environment turns drift checks on, say).
     static func opened(_ scopeState: ScopeState)
@@ -117,7 +117,7 @@ struct RequestParts {
     init(for request: borrowing RecordedRequest, in chain: [ScopeState]) {
         guard chain.contains(where: { !$0.features.isEmpty }) else { return }
         for kind in StubRegistry.featureKinds {
-            if let part = kind.part(for: request, in: chain) {
+            if let part = kind.type.part(for: request, in: chain) {
                 parts.append(part)
             }
         }
@@ -189,16 +189,31 @@ extension ScopeState {
     }
 }
 
+/// A kind of optional feature: a value naming its ``ScopeFeature`` type (a list of
+/// metatypes would not be `Sendable` on every SDK the package supports).
+enum FeatureKind: Sendable {
+    case faults
+    case recording
+
+    /// The feature's type, whose static hooks the registry calls.
+    var type: any ScopeFeature.Type {
+        switch self {
+        case .faults: ScopeFaults.self
+        case .recording: ScopeRecording.self
+        }
+    }
+}
+
 extension StubRegistry {
     /// Every optional feature a scope may use, in the order their parts are asked.
-    static let featureKinds: [any ScopeFeature.Type] = [ScopeFaults.self, ScopeRecording.self]
+    static let featureKinds: [FeatureKind] = [.faults, .recording]
 
     /// The notes every failure message of `scopeState` ends with (the seeds of its
     /// faults and those of its open enclosing scopes, say), or `nil`.
     static func note(of scopeState: ScopeState, in state: State) -> String? {
         let chain = chain(from: scopeState, in: state)
         guard chain.contains(where: { !$0.features.isEmpty }) else { return nil }
-        let notes = featureKinds.compactMap { $0.note(for: chain) }
+        let notes = featureKinds.compactMap { $0.type.note(for: chain) }
         return notes.isEmpty ? nil : notes.joined(separator: "\n")
     }
 }

@@ -66,7 +66,7 @@ final class ScopeState {
         self.location = location
         log = RequestLog(limit: logLimit)
         for kind in StubRegistry.featureKinds {
-            kind.opened(self)
+            kind.type.opened(self)
         }
     }
 
