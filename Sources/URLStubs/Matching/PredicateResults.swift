@@ -18,10 +18,8 @@ struct PredicateResults {
     /// identity cannot be taken by another one while the request resolves.
     private var known: [ObjectIdentifier: (predicate: RequestPattern.Predicate, holds: Bool)] = [:]
     /// The predicates met in this round whose results are not known yet, in the
-    /// order met.
+    /// order met (one met twice is listed twice, and run once).
     private(set) var needed: [RequestPattern.Predicate] = []
-    /// The identities of ``needed``, so that a predicate met twice is run once.
-    private var neededIDs: Set<ObjectIdentifier> = []
 
     private init(runsPredicates: Bool) {
         self.runsPredicates = runsPredicates
@@ -51,19 +49,17 @@ struct PredicateResults {
         if let known = known[ObjectIdentifier(predicate)] {
             return known.holds
         }
-        if neededIDs.insert(ObjectIdentifier(predicate)).inserted {
-            needed.append(predicate)
-        }
+        needed.append(predicate)
         return nil
     }
 
     /// Runs the predicates the last round needed on `request`, for the next round.
     /// Call it with the registry's lock released.
     mutating func runNeeded(on request: RecordedRequest) {
-        for predicate in needed {
+        known.reserveCapacity(known.count + needed.count)
+        for predicate in needed where known[ObjectIdentifier(predicate)] == nil {
             known[ObjectIdentifier(predicate)] = (predicate, predicate.test(request))
         }
         needed = []
-        neededIDs = []
     }
 }

@@ -63,6 +63,24 @@ struct PredicateResultsTests {
         _ = registry.endScope(scope)
     }
 
+    @Test("a predicate met twice while a request is matched (one pattern registered for two stubs) runs once")
+    func sharedPredicateRunsOnce() throws {
+        let registry = StubRegistry()
+        let (scope, _) = registry.openScope(name: "shared", parent: nil, location: nil)
+        let calls = Locked(0)
+        let pattern = RequestPattern.predicate("counted") { _ in
+            calls.withLock { $0 += 1 }
+            return false
+        }
+        for status in [201, 202] {
+            #expect(registry.register(pattern, source: .fixed(.status(status)), expectation: .any, location: location, in: scope) != nil)
+        }
+        let resolution = try #require(Self.resolved(URLRequest(url: URL(string: "https://shared.example.com/x")!), in: scope, of: registry))
+        #expect(Self.status(of: resolution) == nil) // Unmatched.
+        #expect(calls.withLock { $0 } == 1)
+        _ = registry.endScope(scope)
+    }
+
     @Test("when many requests race for a stub with a predicate and a limit of one, exactly one is answered by it: its use is taken in the critical section that decides, after the predicates ran")
     func raceForTheLastUse() throws {
         let registry = StubRegistry()
