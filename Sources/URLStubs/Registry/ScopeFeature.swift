@@ -123,8 +123,14 @@ struct RequestParts {
         }
     }
 
+    /// Whether no feature takes part in the request.
+    var isEmpty: Bool {
+        parts.isEmpty
+    }
+
     /// The lines the request's failure messages end with, or `nil`.
     var note: String? {
+        guard !parts.isEmpty else { return nil }
         let notes = parts.compactMap(\.note)
         return notes.isEmpty ? nil : notes.joined(separator: "\n")
     }
@@ -163,7 +169,8 @@ struct RequestParts {
 
     /// The work to do once the lock is released for `exchange`, which `entry` answered.
     func answered(_ exchange: LoggedExchange, by entry: StubEntry, home: ScopeState) -> [AfterLock] {
-        parts.compactMap { $0.answered(exchange, by: entry, home: home) }
+        guard !parts.isEmpty else { return [] }
+        return parts.compactMap { $0.answered(exchange, by: entry, home: home) }
     }
 }
 

@@ -132,8 +132,10 @@ extension StubRegistry {
             request.pathParameters = evaluation.pathParameters
             // Moved into the log, not copied: nothing more to retain inside the lock.
             let exchange = log(consume request, in: chain, isUnscoped: isUnscoped, waiters: choice.waiters, wakeUps: &wakeUps)
-            let resolution = answer(exchange, with: entry, change: choice.change, note: choice.parts.note)
-            afterLock = choice.parts.answered(exchange, by: entry, home: homeState)
+            let resolution = answer(exchange, with: entry, change: choice.change, parts: choice.parts)
+            if !choice.parts.isEmpty {
+                afterLock = choice.parts.answered(exchange, by: entry, home: homeState)
+            }
             if resolution.isDeferred {
                 homeState.inFlight[ObjectIdentifier(pending)] = InFlightRequest(pending: pending, exchange: exchange)
             }
@@ -205,13 +207,13 @@ extension StubRegistry {
     /// A feature may `change` the answer: a request the stub would answer may
     /// instead be failed (an injected fault), which takes no use of the stub and is
     /// logged with no source; either answer gets the delay the change adds.
-    private static func answer(_ exchange: LoggedExchange, with entry: StubEntry, change: AnswerChange?, note: String?) -> Resolution {
+    private static func answer(_ exchange: LoggedExchange, with entry: StubEntry, change: AnswerChange?, parts: RequestParts) -> Resolution {
         let resolution: Resolution
         if entry.expectation.forbidsRequests {
             entry.violations += 1
-            resolution = .fail(StubFailure.error(FaultMessages.noting(FailureMessages.forbidden(exchange.request, stub: entry), note), url: exchange.request.url))
+            resolution = .fail(StubFailure.error(FaultMessages.noting(FailureMessages.forbidden(exchange.request, stub: entry), parts.note), url: exchange.request.url))
         } else if let refusal = entry.refusal {
-            resolution = .fail(StubFailure.error(FaultMessages.noting(FailureMessages.refused(exchange.request, stub: entry, reason: refusal), note), url: exchange.request.url))
+            resolution = .fail(StubFailure.error(FaultMessages.noting(FailureMessages.refused(exchange.request, stub: entry, reason: refusal), parts.note), url: exchange.request.url))
         } else if let change, let replacement = change.replacement {
             resolution = .respond(replacement.delayed(adding: change.delay), exchange)
         } else {
