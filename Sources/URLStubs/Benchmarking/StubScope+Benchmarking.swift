@@ -19,9 +19,18 @@ extension StubScope {
 extension StubRegistry {
     func matchWithoutRecording(_ urlRequest: URLRequest, in scope: StubScope) -> Bool {
         let request = RecordedRequest(urlRequest: urlRequest, body: urlRequest.httpBody, sequenceNumber: 0)
-        return state.withLock { state in
-            guard let scopeState = state.scopes[scope.id] else { return false }
-            return Self.chain(from: scopeState, in: state).contains { $0.bestMatch(for: request) != nil }
+        var predicates = PredicateResults.lookedUp
+        while true {
+            // As a request is resolved: predicates run outside the lock, between rounds.
+            let matched = state.withLock { state -> Bool? in
+                guard let scopeState = state.scopes[scope.id] else { return false }
+                let found = Self.chain(from: scopeState, in: state).contains { $0.bestMatch(for: request, predicates: &predicates) != nil }
+                return predicates.isComplete ? found : nil
+            }
+            if let matched {
+                return matched
+            }
+            predicates.runNeeded(on: request)
         }
     }
 }

@@ -11,7 +11,7 @@ struct FaultRule {
 
     /// The call as messages write it: `The faults for any request`.
     var summary: String {
-        ChaosMessages.faultsCall(pattern)
+        FaultMessages.faultsCall(pattern)
     }
 
     /// Why the call cannot be used, or `nil` when it can.
@@ -20,13 +20,13 @@ struct FaultRule {
             return problem
         }
         guard rate.isFinite, (0...1).contains(rate) else {
-            return ChaosMessages.invalidRate(rate)
+            return FaultMessages.invalidRate(rate)
         }
         if rate > 0, faults.isEmpty {
-            return ChaosMessages.noFaults
+            return FaultMessages.noFaults
         }
         if let fault = faults.first(where: { $0.problem != nil }), let problem = fault.problem {
-            return ChaosMessages.unusableFault(fault, problem: problem)
+            return FaultMessages.unusableFault(fault, problem: problem)
         }
         return latency.problem
     }

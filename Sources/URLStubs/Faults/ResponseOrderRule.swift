@@ -15,7 +15,7 @@ struct ResponseOrderRule {
 
     /// The call as messages write it.
     var summary: String {
-        ChaosMessages.orderCall(pattern)
+        FaultMessages.orderCall(pattern)
     }
 
     /// Why the call cannot be used, or `nil` when it can.
@@ -24,10 +24,10 @@ struct ResponseOrderRule {
             return problem
         }
         guard spacing > .zero, spacing <= Self.maximumSpacing else {
-            return ChaosMessages.invalidSpacing(spacing)
+            return FaultMessages.invalidSpacing(spacing)
         }
         guard (2...Self.maximumPositions).contains(positions) else {
-            return ChaosMessages.invalidPositions(positions)
+            return FaultMessages.invalidPositions(positions)
         }
         return nil
     }

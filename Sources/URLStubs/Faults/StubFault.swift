@@ -52,7 +52,7 @@ public struct StubFault: Sendable, Hashable {
     /// A negative `retryAfter` is reported at the call that injects it.
     public static func tooManyRequests(retryAfter: Duration = .seconds(1)) -> StubFault {
         guard retryAfter >= .zero else {
-            return StubFault(.status(429, headers: [:]), problem: ChaosMessages.negativeRetryAfter(retryAfter))
+            return StubFault(.status(429, headers: [:]), problem: FaultMessages.negativeRetryAfter(retryAfter))
         }
         let (seconds, attoseconds) = retryAfter.components
         return .status(429, headers: ["Retry-After": String(attoseconds > 0 ? seconds + 1 : seconds)])
@@ -89,7 +89,7 @@ public struct StubFault: Sendable, Hashable {
     func response(for request: RecordedRequest, note: String) -> StubResponse {
         switch kind {
         case let .error(code):
-            .failure(StubFailure.error(ChaosMessages.injectedError(request, code: code, note: note), url: request.url, code: code))
+            .failure(StubFailure.error(FaultMessages.injectedError(request, code: code, note: note), url: request.url, code: code))
         case let .status(status, headers):
             .status(status, headers: headers)
         }
@@ -101,7 +101,7 @@ extension StubFault: CustomStringConvertible {
     public var description: String {
         switch kind {
         case let .error(code):
-            ChaosMessages.name(of: code)
+            FaultMessages.name(of: code)
         case let .status(status, headers) where headers.isEmpty:
             "status \(status)"
         case let .status(status, headers):

@@ -51,14 +51,14 @@ public struct StubLatency: Sendable, Hashable {
         case .none:
             nil
         case let .fixed(duration):
-            duration < .zero ? ChaosMessages.negativeLatency(duration) : nil
+            duration < .zero ? FaultMessages.negativeLatency(duration) : nil
         case let .uniform(range):
-            range.lowerBound < .zero ? ChaosMessages.negativeLatency(range.lowerBound) : nil
+            range.lowerBound < .zero ? FaultMessages.negativeLatency(range.lowerBound) : nil
         case let .logNormal(median, sigma):
             if median < .zero {
-                ChaosMessages.negativeLatency(median)
+                FaultMessages.negativeLatency(median)
             } else if !sigma.isFinite || sigma < 0 {
-                ChaosMessages.invalidSigma(sigma)
+                FaultMessages.invalidSigma(sigma)
             } else {
                 nil
             }

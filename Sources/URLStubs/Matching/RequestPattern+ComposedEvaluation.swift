@@ -6,8 +6,9 @@ import Foundation
 extension RequestPattern {
     /// Checks a condition on a part of the URL, a form field or the exclusion of a
     /// pattern, reporting a difference through `differ`; returns whether the
-    /// condition held. The other conditions are checked by `check`, which hands
-    /// these over, and a choice of alternatives by ``checkAlternatives(_:_:_:_:_:)``.
+    /// condition held, or `nil` when an excluded pattern's predicate has no result
+    /// in `predicates` yet. The other conditions are checked by `check`, which hands
+    /// these over, and a choice of alternatives by ``checkAlternatives(_:_:_:_:_:_:)``.
     ///
     /// A condition that does not hold always reports a difference, also when the
     /// evaluation is not exhaustive: whether a request matches is decided by the
@@ -16,8 +17,9 @@ extension RequestPattern {
         _ condition: Condition,
         _ request: RecordedRequest,
         _ target: RequestTarget?,
+        _ predicates: inout PredicateResults,
         _ differ: (RequestMismatch.Aspect, String, String) -> Bool
-    ) -> Bool {
+    ) -> Bool? {
         switch condition {
         case let .scheme(scheme):
             let actual = target?.scheme ?? request.url.scheme?.lowercased() ?? ""
@@ -52,7 +54,13 @@ extension RequestPattern {
         case let .formField(name, value):
             return checkFormField(name, value, request, differ)
         case let .not(pattern):
-            let holds = !pattern.evaluate(request, exhaustive: false).isMatch
+            let excluded = pattern.evaluate(request, exhaustive: false, predicates: &predicates)
+            // A difference decides (the excluded pattern does not match); else an
+            // unknown predicate leaves it open.
+            if excluded.mismatches.isEmpty, excluded.isUndecided {
+                return nil
+            }
+            let holds = !excluded.mismatches.isEmpty
             if !holds {
                 _ = differ(.predicate, PatternMessages.notMatching(pattern.description), request.method + " " + request.url.absoluteString)
             }
@@ -84,7 +92,8 @@ extension RequestPattern {
         }
     }
 
-    /// Whether one of `patterns` matches; when none does and every difference is
+    /// Whether one of `patterns` matches, or `nil` when none does yet but one may,
+    /// once its predicates have results in `predicates`; when none does and every difference is
     /// wanted, reports them: one line when each alternative differs in the same
     /// single way (`path: expected /a or /b, got /c`), else each alternative's
     /// differences, numbered.
@@ -92,17 +101,25 @@ extension RequestPattern {
         _ patterns: [RequestPattern],
         _ request: RecordedRequest,
         _ exhaustive: Bool,
+        _ predicates: inout PredicateResults,
         _ differ: (RequestMismatch.Aspect, String, String) -> Bool,
         _ captured: inout [String: String]
-    ) -> Bool {
+    ) -> Bool? {
         var evaluations: [Evaluation] = []
+        var isUndecided = false
         for pattern in patterns {
-            let evaluation = pattern.evaluate(request, exhaustive: exhaustive)
+            let evaluation = pattern.evaluate(request, exhaustive: exhaustive, predicates: &predicates)
             if evaluation.isMatch {
                 captured.merge(evaluation.pathParameters) { own, _ in own }
                 return true
             }
+            if evaluation.mismatches.isEmpty {
+                isUndecided = true // Matches unless its unknown predicate says no.
+            }
             evaluations.append(evaluation)
+        }
+        if isUndecided {
+            return nil
         }
         guard exhaustive else {
             // Matching needs one difference to know the request is not a match.

@@ -53,7 +53,7 @@ extension RequestPattern {
     ///
     /// `description` names the condition in failure reports.
     public func matching(_ description: String, _ predicate: @escaping @Sendable (RecordedRequest) -> Bool) -> RequestPattern {
-        adding(.predicate(description, predicate))
+        adding(.predicate(Predicate(description, predicate)))
     }
 
     func adding(_ condition: Condition) -> RequestPattern {

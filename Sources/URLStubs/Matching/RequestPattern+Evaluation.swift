@@ -10,8 +10,11 @@ extension RequestPattern {
         var mismatches: [RequestMismatch] = []
         /// The template parameters captured from the path.
         var pathParameters: [String: String] = [:]
+        /// Whether a predicate's result was not known (see ``PredicateResults``):
+        /// the pattern is then taken as not matching, for this round only.
+        var isUndecided = false
 
-        var isMatch: Bool { mismatches.isEmpty }
+        var isMatch: Bool { mismatches.isEmpty && !isUndecided }
     }
 
     /// Compares `request` with the pattern.
@@ -21,7 +24,18 @@ extension RequestPattern {
     ///
     /// With `skippingRoute`, the method, origin and path are taken as matching:
     /// the caller found the stub under the request's own exact-index key.
+    ///
+    /// Predicates run as they are met; under the registry's lock, use
+    /// ``evaluate(_:exhaustive:skippingRoute:predicates:)``, which looks them up.
     func evaluate(_ request: RecordedRequest, exhaustive: Bool, skippingRoute: Bool = false) -> Evaluation {
+        var predicates = PredicateResults.running
+        return evaluate(request, exhaustive: exhaustive, skippingRoute: skippingRoute, predicates: &predicates)
+    }
+
+    /// Compares `request` with the pattern, taking the results of its predicates
+    /// from `predicates` (a predicate not found there leaves the evaluation
+    /// undecided, and is listed as needed).
+    func evaluate(_ request: RecordedRequest, exhaustive: Bool, skippingRoute: Bool = false, predicates: inout PredicateResults) -> Evaluation {
         var result = Evaluation()
         func differ(_ aspect: RequestMismatch.Aspect, _ expected: String, _ actual: String) -> Bool {
             result.mismatches.append(RequestMismatch(aspect: aspect, expected: expected, actual: actual))
@@ -56,30 +70,38 @@ extension RequestPattern {
             }
         }
         for condition in conditions {
-            let holds: Bool
+            let holds: Bool?
             if case let .alternatives(patterns) = condition {
                 // The parameters of the alternative that matched, kept apart from
                 // `result`, which `differ` changes while they are collected.
                 var captured: [String: String] = [:]
-                holds = checkAlternatives(patterns, request, exhaustive, differ, &captured)
+                holds = checkAlternatives(patterns, request, exhaustive, &predicates, differ, &captured)
                 result.pathParameters.merge(captured) { own, _ in own }
             } else {
-                holds = check(condition, request, request.target, differ)
+                holds = check(condition, request, request.target, &predicates, differ)
             }
-            if !holds, !exhaustive { return result }
+            guard let holds else {
+                result.isUndecided = true // A predicate not run yet: the others may still differ.
+                continue
+            }
+            if !holds, !exhaustive {
+                return result
+            }
         }
         return result
     }
 
     /// Checks one condition, reporting a difference through `differ`; returns
-    /// whether the condition held. A choice of alternatives is checked by
+    /// whether the condition held, or `nil` for a predicate whose result
+    /// `predicates` does not know yet. A choice of alternatives is checked by
     /// `evaluate` itself, which collects the parameters of the one that matched.
     private func check(
         _ condition: Condition,
         _ request: RecordedRequest,
         _ target: RequestTarget?,
+        _ predicates: inout PredicateResults,
         _ differ: (RequestMismatch.Aspect, String, String) -> Bool
-    ) -> Bool {
+    ) -> Bool? {
         switch condition {
         case let .query(name, value):
             let values = (target?.queryItems ?? []).filter { $0.name == name }.map(\.value)
@@ -116,10 +138,11 @@ extension RequestPattern {
                 _ = differ(.body, "a body containing \"\(text)\"", request.body.map(Self.bodyText) ?? "no body")
             }
             return holds
-        case let .predicate(description, predicate):
-            let holds = predicate(request)
+        case let .predicate(predicate):
+            // The user's code: its result is known, run now, or left for the next round.
+            guard let holds = predicates.result(of: predicate, for: request) else { return nil }
             if !holds {
-                _ = differ(.predicate, description, "false")
+                _ = differ(.predicate, predicate.description, "false")
             }
             return holds
         case let .host(host):
@@ -143,7 +166,7 @@ extension RequestPattern {
             }
             return holds
         case .scheme, .pathSuffix, .fileExtension, .urlRegex, .formField, .alternatives, .not:
-            return checkMore(condition, request, target, differ)
+            return checkMore(condition, request, target, &predicates, differ)
         }
     }
 

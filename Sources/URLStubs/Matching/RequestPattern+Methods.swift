@@ -63,7 +63,9 @@ extension RequestPattern {
     /// Matches the requests for which `predicate` returns `true`.
     ///
     /// `description` names the condition in failure reports. The predicate runs
-    /// inside the registry: keep it fast and free of side effects.
+    /// outside the registry's lock, at most once each time a request is matched,
+    /// and may be asked about requests that another stub answers: keep it fast
+    /// and free of side effects.
     public static func predicate(
         _ description: String,
         _ predicate: @escaping @Sendable (RecordedRequest) -> Bool

@@ -32,7 +32,7 @@ public struct RequestPattern: Sendable {
         case body(Data)
         case jsonBody(canonical: Data, display: String)
         case bodyContains(String)
-        case predicate(String, @Sendable (RecordedRequest) -> Bool)
+        case predicate(Predicate)
         /// The host, compared case-insensitively, whatever the scheme and port.
         case host(String)
         /// Exactly these query items, in any order; a redacted value matches any.
@@ -55,6 +55,20 @@ public struct RequestPattern: Sendable {
         indirect case not(RequestPattern)
     }
 
+    /// A condition written as a closure: code of the user's, which the registry
+    /// runs outside its lock (see ``PredicateResults``). A class, so that the
+    /// results of one request's predicates are kept by identity.
+    final class Predicate: Sendable {
+        /// Names the condition in failure reports.
+        let description: String
+        let test: @Sendable (RecordedRequest) -> Bool
+
+        init(_ description: String, _ test: @escaping @Sendable (RecordedRequest) -> Bool) {
+            self.description = description
+            self.test = test
+        }
+    }
+
     /// The uppercased method to match, or `nil` for any method.
     var method: String?
     /// The URL to match, or `nil` for any URL.
@@ -74,6 +88,12 @@ public struct RequestPattern: Sendable {
         } catch {
             problem = error.message
         }
+    }
+
+    /// Whether the pattern has a `.predicate` condition: code of the user's, which
+    /// must not run under the registry's lock.
+    var hasPredicates: Bool {
+        conditions.contains { if case .predicate = $0 { true } else { false } }
     }
 
     /// The key of the exact index this pattern is stored under, if it is exact.
@@ -104,7 +124,7 @@ extension RequestPattern: CustomStringConvertible {
             case let .body(data): "body of \(data.count) bytes"
             case let .jsonBody(_, display): "JSON body \(display)"
             case let .bodyContains(text): "body containing \"\(text)\""
-            case let .predicate(description, _): description
+            case let .predicate(predicate): predicate.description
             case let .host(host): "host \(host)"
             case let .recordedQuery(items): items.isEmpty ? "no query" : "query " + Self.queryText(items)
             case let .recordedBody(body?): "body " + Self.bodyText(body)

@@ -12,6 +12,8 @@ struct RequestLog {
     private var storage: [LoggedExchange] = []
     /// Where the oldest request is once a limited log is full; 0 before.
     private var oldest = 0
+    /// How many requests were ever added (more than it keeps, once a limited log is full).
+    private(set) var added = 0
 
     /// Creates an empty log that keeps the most recent `limit` requests (at least
     /// one), or every request when `limit` is `nil`.
@@ -21,12 +23,19 @@ struct RequestLog {
 
     /// Adds `request` as the newest, dropping the oldest when the log is full.
     mutating func append(_ request: LoggedExchange) {
+        added += 1
         guard let limit, storage.count == limit else {
             storage.append(request)
             return
         }
         storage[oldest] = request
         oldest = oldest + 1 == limit ? 0 : oldest + 1
+    }
+
+    /// The requests added after the first `count` that the log still keeps, oldest first.
+    func added(after count: Int) -> ArraySlice<LoggedExchange> {
+        let kept = inOrder
+        return kept.suffix(max(0, min(added - count, kept.count)))
     }
 
     /// The requests kept, oldest first.

@@ -33,26 +33,17 @@ final class ScopeState {
     /// Every request the scope received, in order, with its outcome (for the
     /// global scope, the most recent ``StubRegistry/globalLogLimit``).
     var log: RequestLog
-    /// The cassette a recording scope writes when it ends; `nil` when it records nothing.
-    var recording: CassetteRecording?
-    /// The cassette the scope replays, if any.
-    var cassette: URL?
-    /// Whether requests its stubs answer are also sent to the network, to check
-    /// for drift.
-    var checksLive = LiveCheck.isOnForRun
-    /// The drift checks started so far.
-    var liveChecks: [LiveCheck] = []
     /// What went wrong so far, reported when the scope ends.
-    var problems: [StubProblem] = LiveCheck.problemsForRun
+    var problems: [StubProblem] = []
     /// Requests whose answer is delayed or computed, still waiting for it.
     var inFlight: [ObjectIdentifier: InFlightRequest] = [:]
     /// Callers waiting for a request that has not arrived yet.
     var waiters: [UInt64: RequestWaiter] = [:]
     /// The scope's scenarios, by name.
     var scenarios: [String: ScenarioState] = [:]
-    /// The seed, faults and response order of the scope; `nil` until its first
-    /// `injectFaults` or `shuffleResponseOrder` call.
-    var chaos: ScopeChaos?
+    /// The optional features the scope uses (faults, recording, ...), at most one
+    /// of each kind; empty for a scope that uses none (see ``ScopeFeature``).
+    var features: [any ScopeFeature] = []
     /// The seed the scope was opened with (``StubScopeOptions/seed``), used by its
     /// first faults or shuffle call that gives none, and where it was given.
     var givenSeed: (seed: UInt64, location: StubSourceLocation?)?
@@ -77,6 +68,9 @@ final class ScopeState {
         self.ancestors = ancestors
         self.location = location
         log = RequestLog(limit: logLimit)
+        for kind in StubRegistry.featureKinds {
+            kind.type.opened(self)
+        }
     }
 
     /// The scope written for messages: `scope #3 "name" (opened at File.swift:12)`.
@@ -128,8 +122,9 @@ final class ScopeState {
     /// scenario in the state it requires, with what its pattern captured.
     ///
     /// Exact stubs are found by hashing the method and route; only stubs that are
-    /// not exact are compared one by one.
-    func bestMatch(for request: RecordedRequest) -> (StubEntry, RequestPattern.Evaluation)? {
+    /// not exact are compared one by one. A stub whose predicate's result is not in
+    /// `predicates` does not match, and the predicate is listed as needed.
+    func bestMatch(for request: RecordedRequest, predicates: inout PredicateResults) -> (StubEntry, RequestPattern.Evaluation)? {
         var best: (StubEntry, RequestPattern.Evaluation)?
         func consider(_ bucket: [StubEntry]?, isExact: Bool) {
             guard let bucket else { return }
@@ -137,7 +132,7 @@ final class ScopeState {
                 if let best, best.0.id > entry.id { return }
                 guard !entry.isUsedUp, entry.scenarioHolds else { continue }
                 // An exact bucket's key already guarantees the method, origin and path.
-                let evaluation = entry.pattern.evaluate(request, exhaustive: false, skippingRoute: isExact)
+                let evaluation = entry.pattern.evaluate(request, exhaustive: false, skippingRoute: isExact, predicates: &predicates)
                 if evaluation.isMatch {
                     best = (entry, evaluation)
                     return

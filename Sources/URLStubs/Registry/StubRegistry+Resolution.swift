@@ -40,107 +40,182 @@ extension StubRegistry {
     /// answer is registered as in flight for `pending`, so that the scope fails it
     /// if it ends first. Waiters that the request satisfies are woken after the
     /// lock is released.
+    ///
+    /// Predicates are the user's code and never run under the lock: a critical
+    /// section that meets one whose result it does not know changes nothing and
+    /// hands it back; it runs here, with the lock released, and matching starts
+    /// again with its result (see ``PredicateResults``).
     func resolve(_ urlRequest: URLRequest, body: Data?, scope: StubScope?, pending: some PendingAnswer) -> Resolution {
         guard urlRequest.url != nil else {
             // Nothing to match or log: no stub may answer a request for nothing.
             return .fail(StubFailure.error(FailureMessages.noURL(urlRequest), url: nil))
         }
         // Built before the lock is taken, and moved into the critical section (taken
-        // out of the optional) rather than copied: nothing more to retain and release inside the lock.
-        var unsequenced: RecordedRequest? = RecordedRequest(urlRequest: urlRequest, body: body, sequenceNumber: 0)
+        // out of the optional) rather than copied: nothing more to retain and release
+        // inside the lock. A round that needs predicates moves it back.
+        var unresolved: RecordedRequest? = RecordedRequest(urlRequest: urlRequest, body: body, sequenceNumber: 0)
+        var predicates = PredicateResults.lookedUp
         var wakeUps: [(RequestWaiter, [RecordedRequest])] = []
-        var liveCheck: (LoggedExchange, StubEntry)?
-        let resolution = state.withLock { state in
-            Self.resolve(unsequenced.moveOut(), scope: scope, pending: pending, state: &state, wakeUps: &wakeUps, liveCheck: &liveCheck)
+        var afterLock: [AfterLock] = []
+        while true {
+            let resolution = state.withLock { state in
+                Self.resolve(unresolved.moveOut(), handingBackTo: &unresolved, scope: scope, pending: pending, predicates: &predicates, state: &state, wakeUps: &wakeUps, afterLock: &afterLock)
+            }
+            guard let resolution else {
+                if let request = unresolved {
+                    predicates.runNeeded(on: request)
+                }
+                continue
+            }
+            for (waiter, requests) in wakeUps {
+                waiter.resume(with: .success(requests))
+            }
+            for work in afterLock {
+                work(self)
+            }
+            return resolution
         }
-        for (waiter, requests) in wakeUps {
-            waiter.resume(with: .success(requests))
-        }
-        if let (exchange, entry) = liveCheck {
-            startLiveCheck(of: exchange, answeredBy: entry, in: scope ?? .global)
-        }
-        return resolution
     }
 
+    /// What matching chose for a request, decided before anything changes.
+    private struct Choice {
+        /// The parts of the optional features the request's scopes use.
+        var parts: RequestParts
+        /// The stub that answers, with what its pattern captured.
+        var match: (entry: StubEntry, evaluation: RequestPattern.Evaluation)?
+        /// What the features change in the matched stub's answer.
+        var change: AnswerChange?
+        /// The waiters of each scope the request is logged in that it matches.
+        var waiters: [(ScopeState, [UInt64])] = []
+        /// With no match: the used-up stub that would have answered.
+        var usedUp: StubEntry?
+        /// With no match: whether a feature sends the request to the network.
+        var passesThrough = false
+        /// With no match, no used-up stub and no pass through: the closest stubs,
+        /// and how many stubs were compared.
+        var nearMisses: (misses: [NearMiss], stubCount: Int)?
+    }
+
+    /// One critical section of ``resolve(_:body:scope:pending:)``: chooses, then
+    /// changes the registry, or changes nothing and returns `nil` (the request
+    /// handed back in `unresolved`) when a predicate must run first.
     private static func resolve(
         _ request: consuming RecordedRequest,
+        handingBackTo unresolved: inout RecordedRequest?,
         scope: StubScope?,
         pending: some PendingAnswer,
+        predicates: inout PredicateResults,
         state: inout State,
         wakeUps: inout [(RequestWaiter, [RecordedRequest])],
-        liveCheck: inout (LoggedExchange, StubEntry)?
-    ) -> Resolution {
-        request.sequenceNumber = state.nextRequestNumber
-        state.nextRequestNumber += 1
+        afterLock: inout [AfterLock]
+    ) -> Resolution? {
+        if request.sequenceNumber == 0 {
+            // Numbered in its first round: its place among the requests as they arrived.
+            request.sequenceNumber = state.nextRequestNumber
+            state.nextRequestNumber += 1
+        }
         let home = scope ?? .global
         guard let homeState = state.scopes[home.id] else {
             return .fail(StubFailure.error(FailureMessages.scopeEnded(request, scope: home), url: request.url))
         }
+        let chain = Self.chain(from: homeState, in: state)
+        let isUnscoped = scope == nil
+        guard let choice = choose(for: request, in: chain, home: homeState, isUnscoped: isUnscoped, predicates: &predicates) else {
+            unresolved = consume request
+            return nil
+        }
         // The requests waiting, and this one: it is in flight for at least this instant.
         homeState.maxInFlight = max(homeState.maxInFlight, homeState.inFlight.count + 1)
-        let chain = Self.chain(from: homeState, in: state)
-        // Seeded scopes count the request among identical ones before anything else.
-        let chaos = ChaosContext(counting: request, in: chain)
-        var match: (StubEntry, RequestPattern.Evaluation)?
-        for member in chain {
-            match = member.bestMatch(for: request)
-            if match != nil { break }
-        }
-        if let (entry, evaluation) = match {
+        // The request arrives for the features (seeded scopes count it among identical ones).
+        choice.parts.arrived()
+        if let (entry, evaluation) = choice.match {
             request.pathParameters = evaluation.pathParameters
             // Moved into the log, not copied: nothing more to retain inside the lock.
-            let exchange = log(consume request, in: chain, isUnscoped: scope == nil, wakeUps: &wakeUps)
-            let resolution = answer(exchange, with: entry, chaos: chaos)
-            if homeState.checksLive, exchange.source != .network, exchange.source != .none {
-                liveCheck = (exchange, entry)
+            let exchange = log(consume request, in: chain, isUnscoped: isUnscoped, waiters: choice.waiters, wakeUps: &wakeUps)
+            let resolution = answer(exchange, with: entry, change: choice.change, parts: choice.parts)
+            if !choice.parts.isEmpty {
+                afterLock = choice.parts.answered(exchange, by: entry, home: homeState)
             }
             if resolution.isDeferred {
                 homeState.inFlight[ObjectIdentifier(pending)] = InFlightRequest(pending: pending, exchange: exchange)
             }
             return resolution
         }
-        let exchange = log(copy request, in: chain, isUnscoped: scope == nil, wakeUps: &wakeUps)
-        let usedUp = usedUpMatch(for: request, in: chain)
-        // The nearest scope with a cassette decides: a replay-only scope nested in a
-        // recording one still sends nothing to the network.
-        if chain.first(where: { $0.cassette != nil })?.recording != nil, usedUp.map({ $0.origin != .written }) ?? true {
-            // A recording scope sends what neither its stubs nor its cassette answer
-            // (nor a cassette entry already replayed) to the network, and records it.
+        let exchange = log(copy request, in: chain, isUnscoped: isUnscoped, waiters: choice.waiters, wakeUps: &wakeUps)
+        if choice.passesThrough {
+            // Sent to the network (by a recording scope), and logged as its answer.
             exchange.source = .network
             homeState.inFlight[ObjectIdentifier(pending)] = InFlightRequest(pending: pending, exchange: exchange)
             return .passThrough(exchange)
         }
         let failure: URLError
-        if let usedUp {
+        if let usedUp = choice.usedUp {
             // Over the stub's limit: the stub explains the failure, and the scope's
             // end reports its expectation as unmet, at the stub's line.
             usedUp.violations += 1
-            failure = StubFailure.error(ChaosMessages.noting(FailureMessages.overLimit(request, stub: usedUp), chaos?.note), url: request.url)
+            failure = StubFailure.error(FaultMessages.noting(FailureMessages.overLimit(request, stub: usedUp), choice.parts.note), url: request.url)
         } else {
-            failure = unmatched(request, in: homeState, chain: chain, isUnscoped: scope == nil, chaosNote: chaos?.note)
+            let nearMisses = choice.nearMisses ?? ([], 0)
+            failure = unmatched(request, in: homeState, nearMisses: nearMisses.misses, stubCount: nearMisses.stubCount, isUnscoped: isUnscoped, parts: choice.parts)
         }
         exchange.settleOnArrival(.failure(failure))
         return .fail(failure)
+    }
+
+    /// Chooses what answers `request` in `chain`, changing nothing: the stub, the
+    /// changes the features make, the waiters it matches, or why nothing answers. `nil` when a
+    /// predicate whose result `predicates` does not know was met (it is listed there).
+    private static func choose(
+        for request: RecordedRequest,
+        in chain: [ScopeState],
+        home: ScopeState,
+        isUnscoped: Bool,
+        predicates: inout PredicateResults
+    ) -> Choice? {
+        var choice = Choice(parts: RequestParts(for: request, in: chain))
+        for member in chain {
+            choice.match = member.bestMatch(for: request, predicates: &predicates)
+            if choice.match != nil { break }
+        }
+        // A newer stub whose predicate is not known yet may be the one: decide nothing.
+        guard predicates.isComplete else { return nil }
+        for member in chain where !(member.scope.isGlobal && !isUnscoped) && !member.waiters.isEmpty {
+            let matching = member.waiters.filter { _, waiter in
+                waiter.pattern.evaluate(request, exhaustive: false, predicates: &predicates).isMatch
+            }
+            if !matching.isEmpty {
+                choice.waiters.append((member, Array(matching.keys)))
+            }
+        }
+        if let (entry, _) = choice.match {
+            choice.change = choice.parts.change(forAnswerOf: entry, to: request, predicates: &predicates)
+            return predicates.isComplete ? choice : nil
+        }
+        choice.usedUp = usedUpMatch(for: request, in: chain, predicates: &predicates)
+        guard predicates.isComplete else { return nil }
+        choice.passesThrough = choice.parts.passesThrough(usedUp: choice.usedUp)
+        if !choice.passesThrough, choice.usedUp == nil {
+            choice.nearMisses = nearMisses(for: request, in: chain, home: home, isUnscoped: isUnscoped, predicates: &predicates)
+        }
+        return predicates.isComplete ? choice : nil
     }
 
     /// What `entry`, the stub that matched, answers the logged request with: takes
     /// one of its uses, and settles the exchange at once unless its answer is
     /// deferred.
     ///
-    /// In a seeded scope (`chaos`), a request the stub would answer may instead be
-    /// failed by an injected fault, which takes no use of the stub and is logged
-    /// with no source; either answer gets the latency and hold the scope decided.
-    /// Requests sent to the network are left alone.
-    private static func answer(_ exchange: LoggedExchange, with entry: StubEntry, chaos: ChaosContext?) -> Resolution {
+    /// A feature may `change` the answer: a request the stub would answer may
+    /// instead be failed (an injected fault), which takes no use of the stub and is
+    /// logged with no source; either answer gets the delay the change adds.
+    private static func answer(_ exchange: LoggedExchange, with entry: StubEntry, change: AnswerChange?, parts: RequestParts) -> Resolution {
         let resolution: Resolution
-        let plan = chaos?.plan(for: exchange.request, answeredBy: entry)
         if entry.expectation.forbidsRequests {
             entry.violations += 1
-            resolution = .fail(StubFailure.error(ChaosMessages.noting(FailureMessages.forbidden(exchange.request, stub: entry), chaos?.note), url: exchange.request.url))
+            resolution = .fail(StubFailure.error(FaultMessages.noting(FailureMessages.forbidden(exchange.request, stub: entry), parts.note), url: exchange.request.url))
         } else if let refusal = entry.refusal {
-            resolution = .fail(StubFailure.error(ChaosMessages.noting(FailureMessages.refused(exchange.request, stub: entry, reason: refusal), chaos?.note), url: exchange.request.url))
-        } else if let plan, let fault = plan.fault {
-            resolution = .respond(fault.delayed(adding: plan.delay), exchange)
+            resolution = .fail(StubFailure.error(FaultMessages.noting(FailureMessages.refused(exchange.request, stub: entry, reason: refusal), parts.note), url: exchange.request.url))
+        } else if let change, let replacement = change.replacement {
+            resolution = .respond(replacement.delayed(adding: change.delay), exchange)
         } else {
             entry.hits += 1
             // In the critical section that took the use: one move per answer,
@@ -148,15 +223,15 @@ extension StubRegistry {
             entry.scenarioRule?.apply()
             exchange.answeredBy = entry // And so its source.
             if let response = entry.sameResponse() {
-                resolution = .respond(response.delayed(adding: plan?.delay), exchange)
+                resolution = .respond(response.delayed(adding: change?.delay), exchange)
             } else {
                 switch entry.source {
                 case let .fixed(response):
-                    resolution = .respond(entry.response(forUse: entry.hits, of: response).delayed(adding: plan?.delay), exchange)
+                    resolution = .respond(entry.response(forUse: entry.hits, of: response).delayed(adding: change?.delay), exchange)
                 case let .dynamic(closure):
-                    resolution = .compute(StubResponse.delaying(closure, by: plan?.delay), exchange)
+                    resolution = .compute(StubResponse.delaying(closure, by: change?.delay), exchange)
                 case let .inline(closure):
-                    resolution = .computeInline(StubResponse.delaying(closure, by: plan?.delay), exchange)
+                    resolution = .computeInline(StubResponse.delaying(closure, by: change?.delay), exchange)
                 case .passThrough:
                     resolution = .passThrough(exchange)
                 }
@@ -176,10 +251,10 @@ extension StubRegistry {
     /// The newest stub of `chain`, nearest scope first, that matches `request` (and
     /// finds its scenario in the state it requires) but has answered every request
     /// its expectation allows.
-    private static func usedUpMatch(for request: RecordedRequest, in chain: [ScopeState]) -> StubEntry? {
+    private static func usedUpMatch(for request: RecordedRequest, in chain: [ScopeState], predicates: inout PredicateResults) -> StubEntry? {
         for member in chain {
             for entry in member.entries.reversed() where entry.isUsedUp && entry.scenarioHolds {
-                if entry.pattern.evaluate(request, exhaustive: false).isMatch {
+                if entry.pattern.evaluate(request, exhaustive: false, predicates: &predicates).isMatch {
                     return entry
                 }
             }
@@ -249,10 +324,15 @@ extension StubRegistry {
     /// Appends `request` to the logs of `chain`: every scope it was made in, and the
     /// global scope only for a request made outside any scope (its log keeps the
     /// most recent ``globalLogLimit``, dropping the oldest as each new one arrives).
+    ///
+    /// `waiters` are the waiters of each scope that the request matches (chosen
+    /// beforehand, as their patterns may have predicates): those it completes are
+    /// listed in `wakeUps`, to be resumed once the lock is released.
     private static func log(
         _ request: consuming RecordedRequest,
         in chain: [ScopeState],
         isUnscoped: Bool,
+        waiters: [(ScopeState, [UInt64])],
         wakeUps: inout [(RequestWaiter, [RecordedRequest])]
     ) -> LoggedExchange {
         let exchange = LoggedExchange(consume request, clock: chain[0].clock)
@@ -261,16 +341,26 @@ extension StubRegistry {
                 continue
             }
             member.log.append(exchange)
-            collectWaiters(satisfiedBy: exchange.request, in: member, into: &wakeUps)
+        }
+        for (member, ids) in waiters {
+            collectWaiters(ids, satisfiedBy: exchange.request, in: member, into: &wakeUps)
         }
         return exchange
     }
 
-    private static func unmatched(_ request: RecordedRequest, in home: ScopeState, chain: [ScopeState], isUnscoped: Bool, chaosNote: String?) -> URLError {
+    /// Every stub of `chain` compared with `request` in full: the closest, and how
+    /// many stubs were compared.
+    private static func nearMisses(
+        for request: RecordedRequest,
+        in chain: [ScopeState],
+        home: ScopeState,
+        isUnscoped: Bool,
+        predicates: inout PredicateResults
+    ) -> (misses: [NearMiss], stubCount: Int) {
         var candidates: [(NearMiss, UInt64)] = []
         for member in chain {
             for entry in member.entries {
-                let evaluation = entry.pattern.evaluate(request, exhaustive: true)
+                let evaluation = entry.pattern.evaluate(request, exhaustive: true, predicates: &predicates)
                 let miss = NearMiss(
                     stub: entry.pattern.description,
                     location: entry.location,
@@ -280,13 +370,22 @@ extension StubRegistry {
                 candidates.append((miss, entry.id))
             }
         }
-        let nearMisses = NearMiss.nearest(candidates, ownScope: isUnscoped ? nil : home.scope)
+        return (NearMiss.nearest(candidates, ownScope: isUnscoped ? nil : home.scope), candidates.count)
+    }
+
+    private static func unmatched(
+        _ request: RecordedRequest,
+        in home: ScopeState,
+        nearMisses: [NearMiss],
+        stubCount: Int,
+        isUnscoped: Bool,
+        parts: RequestParts
+    ) -> URLError {
         let message = isUnscoped
             ? FailureMessages.noScope(request, nearMisses: nearMisses)
-            : ChaosMessages.noting(
-                FailureMessages.unmatched(request, in: home.title, nearMisses: nearMisses, stubCount: candidates.count)
-                    + (home.cassette.map { "\n" + RecordingMessages.replayHint($0) } ?? ""),
-                chaosNote
+            : FaultMessages.noting(
+                FailureMessages.unmatched(request, in: home.title, nearMisses: nearMisses, stubCount: stubCount) + parts.unmatchedHints,
+                parts.note
             )
         if !isUnscoped {
             // Where the scope was opened; for a scope opened without a location (an

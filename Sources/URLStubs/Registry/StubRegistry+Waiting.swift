@@ -53,16 +53,37 @@ extension StubRegistry {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 enum Start { case ended, arrived([RecordedRequest]), waiting(RequestWaiter) }
-                let start = state.withLock { state -> Start in
-                    guard let scopeState = state.scopes[scope.id] else { return .ended }
-                    let arrived = scopeState.requests.filter { Self.matches(pattern, $0) }
-                    if arrived.count >= count {
-                        return .arrived(Array(arrived.prefix(count)))
+                // The requests already in the log are compared with the pattern; one
+                // with predicates (the user's code) outside the lock, round after
+                // round, until no request came in meanwhile.
+                let hasPredicates = pattern.hasPredicates
+                func begin() -> Start {
+                    var arrived: [RecordedRequest] = []
+                    var seen = 0
+                    while true {
+                        var unseen: [RecordedRequest] = []
+                        let start = state.withLock { state -> Start? in
+                            guard let scopeState = state.scopes[scope.id] else { return .ended }
+                            unseen = scopeState.log.added(after: seen).map(\.request)
+                            seen = scopeState.log.added
+                            if hasPredicates, !unseen.isEmpty {
+                                return nil
+                            }
+                            arrived += unseen.filter { Self.matches(pattern, $0) }
+                            if arrived.count >= count {
+                                return .arrived(Array(arrived.prefix(count)))
+                            }
+                            let waiter = RequestWaiter(pattern: pattern, count: count, collected: arrived, wait: timeout, continuation: continuation)
+                            scopeState.waiters[id] = waiter
+                            return .waiting(waiter)
+                        }
+                        if let start {
+                            return start
+                        }
+                        arrived += unseen.filter { Self.matches(pattern, $0) }
                     }
-                    let waiter = RequestWaiter(pattern: pattern, count: count, collected: arrived, wait: timeout, continuation: continuation)
-                    scopeState.waiters[id] = waiter
-                    return .waiting(waiter)
                 }
+                let start = begin()
                 switch start {
                 case .ended:
                     continuation.resume(throwing: RequestWaitError(.scopeEnded, pattern: pattern, scope: scope, expected: count, timeout: timeout))
@@ -106,16 +127,19 @@ extension StubRegistry {
         }
     }
 
-    /// Removes the waiters of `scopeState` that `request` completes, listing them in
-    /// `wakeUps` to be resumed once the lock is released.
-    static func collectWaiters(satisfiedBy request: RecordedRequest, in scopeState: ScopeState, into wakeUps: inout [(RequestWaiter, [RecordedRequest])]) {
-        guard !scopeState.waiters.isEmpty else { return }
-        for (id, waiter) in scopeState.waiters where matches(waiter.pattern, request) && waiter.collect(request) {
+    /// Gives `request` to the waiters `ids` of `scopeState`, which it matches, and
+    /// removes those it completes, listing them in `wakeUps` to be resumed once the
+    /// lock is released.
+    static func collectWaiters(_ ids: [UInt64], satisfiedBy request: RecordedRequest, in scopeState: ScopeState, into wakeUps: inout [(RequestWaiter, [RecordedRequest])]) {
+        for id in ids {
+            guard let waiter = scopeState.waiters[id], waiter.collect(request) else { continue }
             scopeState.waiters[id] = nil
             wakeUps.append((waiter, waiter.collected))
         }
     }
 
+    /// Whether `request` matches `pattern`, running its predicates: outside the
+    /// registry's lock, or for a pattern without any.
     static func matches(_ pattern: RequestPattern, _ request: RecordedRequest) -> Bool {
         pattern.evaluate(request, exhaustive: false).isMatch
     }

@@ -18,7 +18,10 @@ import Foundation
 ///   moved, exactly once however many requests race for it;
 /// - nothing inside a critical section calls Foundation's URL loading, resumes a
 ///   continuation, or writes to a file: such work is collected and done after the
-///   lock is released (failing abandoned requests, waking waiters, warnings).
+///   lock is released (failing abandoned requests, waking waiters, warnings);
+/// - nor the user's code: a critical section that needs a predicate's result
+///   changes nothing, the predicate runs with the lock released, and matching
+///   starts again with its result (see ``resolve(_:body:scope:pending:)``).
 final class StubRegistry: Sendable {
     /// The registry of the process.
     static let shared = StubRegistry()
@@ -72,7 +75,8 @@ final class StubRegistry: Sendable {
         /// Each stub the scope had, with how many requests it answered.
         var usage: [StubUsage]
         /// The seed lines of the scope's faults and response order (its own and
-        /// its enclosing scopes'), or `nil` when none is seeded.
+        /// its enclosing scopes'), or `nil` when none is seeded: the note of its
+        /// features (see ``ScopeFeature/note(for:)``).
         var seedNote: String? = nil
     }
 
@@ -88,7 +92,7 @@ final class StubRegistry: Sendable {
         let removed = state.withLock { state -> (ScopeState, [InFlightRequest], seedNote: String?)? in
             guard !scope.isGlobal, let ended = state.scopes.removeValue(forKey: scope.id) else { return nil }
             let flights = ended.inFlight.values.sorted { $0.request.sequenceNumber < $1.request.sequenceNumber }
-            return (ended, flights, Self.seedNote(of: ended, in: state))
+            return (ended, flights, Self.note(of: ended, in: state))
         }
         guard let (ended, flights, seedNote) = removed else {
             return Ending(problems: [], traffic: [], usage: [])
@@ -97,7 +101,7 @@ final class StubRegistry: Sendable {
         // of each), each once; the log then learns the outcomes in one short section.
         let title = ended.title
         let abandoned = flights.map { flight in
-            let message = ChaosMessages.noting(FailureMessages.abandoned(flight.request, in: title), seedNote)
+            let message = FaultMessages.noting(FailureMessages.abandoned(flight.request, in: title), seedNote)
             return (flight, message, StubFailure.error(message, url: flight.request.url))
         }
         let traffic = state.withLock { _ -> [RecordedExchange] in
@@ -122,18 +126,12 @@ final class StubRegistry: Sendable {
         for action in ended.endActions {
             action()
         }
-        for check in ended.liveChecks {
-            check.live.cancel() // Started after the scope's checks were collected.
-        }
         for waiter in ended.waiters.values {
             waiter.resume(with: .failure(RequestWaitError(.scopeEnded, pattern: waiter.pattern, scope: ended.scope, scopeTitle: title, expected: waiter.count, arrived: waiter.collected, timeout: waiter.wait)))
         }
         var problems = ended.problems + ended.entries.compactMap { ScopeMessages.unmetExpectation(of: $0, in: ended.scope) } + warnings
-        if let recording = ended.recording {
-            if let error = recording.write(traffic) {
-                problems.append(StubProblem(kind: .cassette(error), message: error.description, location: ended.location))
-            }
-            recording.release()
+        for feature in ended.features {
+            problems += feature.ended(traffic: traffic, location: ended.location)
         }
         if let seedNote {
             problems = problems.map { $0.noting(seedNote) }
@@ -222,18 +220,6 @@ final class StubRegistry: Sendable {
     /// The requests `scope` received, in order, with their outcomes.
     func exchanges(in scope: StubScope) -> [RecordedExchange] {
         state.withLock { $0.scopes[scope.id]?.log.inOrder.map(\.snapshot) ?? [] }
-    }
-
-    /// Makes `scope` answer from the cassette `file` (whose entries are registered
-    /// separately) and, with a `recording`, send what nothing else answers to the
-    /// network and write the cassette when it ends; returns whether the scope is open.
-    func attachCassette(_ file: URL, recording: CassetteRecording?, to scope: StubScope) -> Bool {
-        state.withLock { state in
-            guard let scopeState = state.scopes[scope.id] else { return false }
-            scopeState.cassette = file
-            scopeState.recording = recording
-            return true
-        }
     }
 
     /// Writes a warning that no test owns to standard error.

@@ -13,6 +13,12 @@ import Musl
 /// thread: a critical section is a few dictionary operations, never a call into
 /// Foundation's URL loading, a continuation or user code that may block.
 ///
+/// User code includes a pattern's `.predicate` closures: the registry matches
+/// with their results, and runs them between its critical sections
+/// (``PredicateResults``); computed responses and stream producers run after
+/// the registry returns. The lock is not recursive: user code run under it that
+/// used a scope would deadlock, which `PredicateResultsTests` checks.
+///
 /// The lock lives inline with the value, in one allocation (a `ManagedBuffer`
 /// whose header is the value): `os_unfair_lock` on Apple platforms, a
 /// `pthread_mutex_t` elsewhere. (`Mutex` from Synchronization needs macOS 15 and

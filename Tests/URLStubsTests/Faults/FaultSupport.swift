@@ -8,13 +8,13 @@ import Testing
 /// Whether the tests choose their scopes' seeds: `URLSTUBS_SEED` overrides every
 /// `seed:` argument (that is its purpose), so tests that compare what chosen seeds
 /// decide run only without it.
-let seedsAreChosenByTests = ProcessInfo.processInfo.environment[ChaosSeed.environmentVariable] == nil
+let seedsAreChosenByTests = ProcessInfo.processInfo.environment[FaultSeed.environmentVariable] == nil
 
 /// Whether `URLSTUBS_SEED` is unset or a seed: an unreadable one is a problem of
 /// every seeded scope (that is its purpose), so tests that count a scope's problems
 /// run only without one.
 let environmentSeedIsReadable: Bool = {
-    if case .invalid = ChaosSeed.environment {
+    if case .invalid = FaultSeed.environment {
         return false
     }
     return true

@@ -126,7 +126,7 @@ struct SeedTests {
     }
 
     @Test("URLSTUBS_SEED is read as a decimal number from 0 to 2^64 - 1, white space around it ignored; unset or blank leaves seeds to the calls; anything else is refused, never a crash", arguments: [
-        (String?.none, ChaosSeed.Setting.unset),
+        (String?.none, FaultSeed.Setting.unset),
         ("", .unset),
         ("  \n", .unset),
         ("1234", .seed(1234)),
@@ -141,8 +141,8 @@ struct SeedTests {
         ("1 2", .invalid("1 2")),
         ("٣", .invalid("٣")),
     ])
-    func parsing(text: String?, expected: ChaosSeed.Setting) {
-        #expect(ChaosSeed.parse(text) == expected)
+    func parsing(text: String?, expected: FaultSeed.Setting) {
+        #expect(FaultSeed.parse(text) == expected)
     }
 
     @Test(

@@ -108,6 +108,22 @@ struct ComposedPatternTests {
         }
     }
 
+    @Test("or, not and excluding decide with the predicates inside them, which run outside the registry's lock")
+    func composedPredicates() async throws {
+        try await inScope { scope in
+            let traced = RequestPattern.predicate("a traced request") { $0.header("X-Trace") != nil }
+            await scope.stub(.get("https://api.example.com/a").or(traced), with: .text("a or traced"))
+            await scope.stub(.get("https://api.example.com/b").excluding(traced), with: .text("b untraced"))
+            await scope.stub(.not(.predicate("a request with a body") { $0.body != nil }).excluding(.host("api.example.com")), with: .text("no body"))
+            #expect(await send("https://api.example.com/a") == "a or traced")
+            #expect(await send("https://api.example.com/z", headers: ["X-Trace": "1"]) == "a or traced")
+            #expect(await send("https://api.example.com/b") == "b untraced")
+            #expect(await send("https://api.example.com/b", headers: ["X-Trace": "1"]) == "a or traced")
+            #expect(await send("https://cdn.example.com/x") == "no body")
+            #expect(await send("https://cdn.example.com/x", method: "POST", body: "x") == "unmatched")
+        }
+    }
+
     @Test("excluding narrows a pattern, also an exact one found by its URL")
     func excluding() async throws {
         try await inScope { scope in

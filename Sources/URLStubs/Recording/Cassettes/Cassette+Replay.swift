@@ -109,18 +109,18 @@ enum CassetteReplay {
         if rules.matching.bodies == .json {
             let text = recordedBody.map(RequestPattern.bodyText) ?? "no body"
             let ignoring = rules.matching.ignoredJSONFields.isEmpty ? "" : " ignoring JSON " + rules.matching.ignoredJSONFields.joined(separator: ", ")
-            pattern = pattern.adding(.predicate("body \(text)\(ignoring)") { rules.body($0.body, matches: recordedBody) })
+            pattern = pattern.adding(.predicate(RequestPattern.Predicate("body \(text)\(ignoring)") { rules.body($0.body, matches: recordedBody) }))
         }
         if rules.matching.headers.compared {
             let fields = entry.requestHeaders
-            pattern = pattern.adding(.predicate("the recorded header fields (\(rules.matching))") { rules.headers($0.headers, match: fields) })
+            pattern = pattern.adding(.predicate(RequestPattern.Predicate("the recorded header fields (\(rules.matching))") { rules.headers($0.headers, match: fields) }))
         }
         if !rules.matching.matchers.isEmpty {
             // An entry whose URL is not a URL cannot be shown to the user's rules:
             // it matches nothing rather than skipping them.
             let recorded = recordedRequest(of: entry)
             for matcher in rules.matching.matchers {
-                pattern = pattern.adding(.predicate(matcher.description) { request in recorded.map { matcher.matches(request, $0) } ?? false })
+                pattern = pattern.adding(.predicate(RequestPattern.Predicate(matcher.description) { request in recorded.map { matcher.matches(request, $0) } ?? false }))
             }
         }
         return pattern

@@ -9,7 +9,7 @@ extension StubRegistry {
     func checkLive(in scope: StubScope) -> Bool {
         state.withLock { state in
             guard let scopeState = state.scopes[scope.id] else { return false }
-            scopeState.checksLive = true
+            scopeState.attach(ScopeRecording.self, ScopeRecording.init).checksLive = true
             return true
         }
     }
@@ -22,7 +22,7 @@ extension StubRegistry {
         let check = LiveCheck(exchange: exchange, stub: entry.summary, location: entry.location, live: live)
         let isOpen = state.withLock { state in
             guard let scopeState = state.scopes[scope.id] else { return false }
-            scopeState.liveChecks.append(check)
+            scopeState.attach(ScopeRecording.self, ScopeRecording.init).liveChecks.append(check)
             return true
         }
         if !isOpen {
@@ -32,7 +32,7 @@ extension StubRegistry {
 
     /// Whether `scope` has drift checks to wait for.
     func hasLiveChecks(in scope: StubScope) -> Bool {
-        state.withLock { !($0.scopes[scope.id]?.liveChecks.isEmpty ?? true) }
+        state.withLock { !($0.scopes[scope.id]?.feature(ScopeRecording.self)?.liveChecks.isEmpty ?? true) }
     }
 
     /// Waits for the drift checks of `scope` and returns a problem for each stubbed
@@ -40,8 +40,9 @@ extension StubRegistry {
     func finishLiveChecks(in scope: StubScope) async -> [StubProblem] {
         let (checks, seedNote) = state.withLock { state -> ([LiveCheck], String?) in
             guard let scopeState = state.scopes[scope.id] else { return ([], nil) }
-            defer { scopeState.liveChecks = [] }
-            return (scopeState.liveChecks, Self.seedNote(of: scopeState, in: state))
+            let recording = scopeState.feature(ScopeRecording.self)
+            defer { recording?.liveChecks = [] }
+            return (recording?.liveChecks ?? [], Self.note(of: scopeState, in: state))
         }
         var problems: [StubProblem] = []
         for check in checks {
@@ -51,7 +52,7 @@ extension StubRegistry {
             let differences = LiveCheck.differences(stubbed: stubbed, live: live.outcome)
             guard !differences.isEmpty else { continue }
             let message = DriftMessages.drift(check.exchange.request, stub: check.stub, differences: differences)
-            problems.append(StubProblem(kind: .drift(stub: check.stub, differences: differences), message: ChaosMessages.noting(message, seedNote), location: check.location))
+            problems.append(StubProblem(kind: .drift(stub: check.stub, differences: differences), message: FaultMessages.noting(message, seedNote), location: check.location))
         }
         return problems
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where the seed of a scope's faults and response order comes from, and the
 /// `URLSTUBS_SEED` environment variable that overrides it.
-enum ChaosSeed {
+enum FaultSeed {
     /// The environment variable that seeds every scope of a run, to replay one.
     static let environmentVariable = "URLSTUBS_SEED"
 

@@ -1,6 +1,6 @@
 extension StubRegistry {
     /// A faults or shuffle call, as the registry adds it to a scope.
-    enum ChaosRule {
+    enum SeededRule {
         case faults(FaultRule)
         case order(ResponseOrderRule)
 
@@ -34,45 +34,46 @@ extension StubRegistry {
     /// unreadable `URLSTUBS_SEED` are problems of the scope at the rule's line; a
     /// rule for the global scope or a scope that has ended is ignored with a warning.
     /// `environment` is the setting of `URLSTUBS_SEED` (read outside the lock).
-    func add(_ rule: ChaosRule, seed: UInt64?, to scope: StubScope, environment: ChaosSeed.Setting = ChaosSeed.environment) {
-        let random = ChaosSeed.random()
+    func add(_ rule: SeededRule, seed: UInt64?, to scope: StubScope, environment: FaultSeed.Setting = FaultSeed.environment) {
+        let random = FaultSeed.random()
         let warning = state.withLock { state -> String? in
             guard !scope.isGlobal else {
-                return ChaosMessages.globalScope(rule.summary, at: rule.location)
+                return FaultMessages.globalScope(rule.summary, at: rule.location)
             }
             guard let scopeState = state.scopes[scope.id] else {
-                return ChaosMessages.ignored(rule.summary, at: rule.location, scope: scope, hasEnded: scope.id < state.nextScopeID)
+                return FaultMessages.ignored(rule.summary, at: rule.location, scope: scope, hasEnded: scope.id < state.nextScopeID)
             }
             func report(_ message: String, reason: String) {
                 let kind = StubProblem.Kind.invalidFaults(call: rule.summary, reason: reason)
                 scopeState.problems.append(StubProblem(kind: kind, message: message, location: rule.location))
             }
             if let problem = rule.problem {
-                report(ChaosMessages.unusable(rule.summary, reason: problem), reason: problem)
+                report(FaultMessages.unusable(rule.summary, reason: problem), reason: problem)
                 return nil
             }
-            let chaos: ScopeChaos
-            if let existing = scopeState.chaos {
-                chaos = existing
+            let faults: ScopeFaults
+            if let existing = scopeState.feature(ScopeFaults.self) {
+                faults = existing
                 if let seed, let conflict = existing.conflict(withSeed: seed) {
-                    report(ChaosMessages.seedProblem(rule.summary, reason: conflict), reason: conflict)
+                    report(FaultMessages.seedProblem(rule.summary, reason: conflict), reason: conflict)
                 }
             } else {
                 if let seed, let given = scopeState.givenSeed, given.seed != seed {
-                    let conflict = ChaosMessages.conflictingOptionsSeed(seed, given: given.seed, at: given.location)
-                    report(ChaosMessages.seedProblem(rule.summary, reason: conflict), reason: conflict)
+                    let conflict = FaultMessages.conflictingOptionsSeed(seed, given: given.seed, at: given.location)
+                    report(FaultMessages.seedProblem(rule.summary, reason: conflict), reason: conflict)
                 }
                 let seed = scopeState.givenSeed?.seed ?? seed
-                chaos = Self.seed(scopeState, environment: environment, seed: seed, random: random, at: rule.location, in: state)
-                scopeState.chaos = chaos
+                faults = scopeState.attach(ScopeFaults.self) {
+                    Self.seed(scopeState, environment: environment, seed: seed, random: random, at: rule.location, in: state)
+                }
                 if case let .invalid(text) = environment {
-                    let reason = ChaosMessages.invalidEnvironmentSeed(text, used: chaos.seed)
-                    report(ChaosMessages.seedProblem(rule.summary, reason: reason), reason: reason)
+                    let reason = FaultMessages.invalidEnvironmentSeed(text, used: faults.seed)
+                    report(FaultMessages.seedProblem(rule.summary, reason: reason), reason: reason)
                 }
             }
             switch rule {
-            case let .faults(rule): chaos.add(rule)
-            case let .order(rule): chaos.add(rule)
+            case let .faults(rule): faults.add(rule)
+            case let .order(rule): faults.add(rule)
             }
             return nil
         }
@@ -81,27 +82,27 @@ extension StubRegistry {
         }
     }
 
-    /// The chaos of `scopeState`, seeded by the first rule it gets.
+    /// The faults of `scopeState`, seeded by the first rule it gets.
     private static func seed(
         _ scopeState: ScopeState,
-        environment: ChaosSeed.Setting,
+        environment: FaultSeed.Setting,
         seed: UInt64?,
         random: UInt64,
         at location: StubSourceLocation,
         in state: State
-    ) -> ScopeChaos {
+    ) -> ScopeFaults {
         if case let .seed(value) = environment {
-            return ScopeChaos(seed: value, origin: .environment, requestedSeed: seed, seededAt: location)
+            return ScopeFaults(seed: value, origin: .environment, requestedSeed: seed, seededAt: location)
         }
         if let seed {
-            return ScopeChaos(seed: seed, origin: .explicit, requestedSeed: seed, seededAt: location)
+            return ScopeFaults(seed: seed, origin: .explicit, requestedSeed: seed, seededAt: location)
         }
         for ancestor in scopeState.ancestors {
-            if let inherited = state.scopes[ancestor.id]?.chaos {
-                return ScopeChaos(seed: inherited.seed, origin: .inherited(ancestor), requestedSeed: nil, seededAt: location)
+            if let inherited = state.scopes[ancestor.id]?.feature(ScopeFaults.self) {
+                return ScopeFaults(seed: inherited.seed, origin: .inherited(ancestor), requestedSeed: nil, seededAt: location)
             }
         }
-        return ScopeChaos(seed: random, origin: .random, requestedSeed: nil, seededAt: location)
+        return ScopeFaults(seed: random, origin: .random, requestedSeed: nil, seededAt: location)
     }
 
     /// Makes `seed` the seed of `scope`'s first faults or shuffle call that gives
@@ -115,22 +116,13 @@ extension StubRegistry {
 
     /// The seed of `scope`'s faults and response order, or `nil` when it has neither.
     func seed(of scope: StubScope) -> UInt64? {
-        state.withLock { $0.scopes[scope.id]?.chaos?.seed }
+        state.withLock { $0.scopes[scope.id]?.feature(ScopeFaults.self)?.seed }
     }
 
     /// The seed lines of `scope` while it is open, or `nil` when it is not seeded.
     func seedNote(of scope: StubScope) -> String? {
         state.withLock { state in
-            state.scopes[scope.id].flatMap { Self.seedNote(of: $0, in: state) }
+            state.scopes[scope.id].flatMap { Self.note(of: $0, in: state) }
         }
-    }
-}
-
-extension StubRegistry {
-    /// The seed lines that end the failure messages of `scopeState` (its own seed
-    /// and those of its open enclosing scopes), or `nil` when none is seeded.
-    static func seedNote(of scopeState: ScopeState, in state: State) -> String? {
-        let seeded = chain(from: scopeState, in: state).compactMap(\.chaos)
-        return seeded.isEmpty ? nil : ChaosContext.note(seeded)
     }
 }

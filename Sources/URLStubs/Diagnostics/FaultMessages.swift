@@ -5,18 +5,18 @@ import Foundation
 
 /// What seeded faults and response order say: the seed line that ends every
 /// failure message of a seeded scope, injected errors, and why a call cannot be used.
-enum ChaosMessages {
+enum FaultMessages {
     /// The seed line: `Faults seeded with 1234 (replay with URLSTUBS_SEED=1234).`
-    static func seedNote(_ seed: UInt64, origin: ChaosSeed.Origin, faults: Bool, order: Bool) -> String {
+    static func seedNote(_ seed: UInt64, origin: FaultSeed.Origin, faults: Bool, order: Bool) -> String {
         let what = switch (faults, order) {
         case (true, true): "Faults and response order"
         case (false, true): "Response order"
         default: "Faults"
         }
-        let replay = "replay with \(ChaosSeed.environmentVariable)=\(seed)"
+        let replay = "replay with \(FaultSeed.environmentVariable)=\(seed)"
         return switch origin {
         case .explicit: "\(what) seeded with \(seed) (\(replay))."
-        case .environment: "\(what) seeded with \(seed) from \(ChaosSeed.environmentVariable) (\(replay))."
+        case .environment: "\(what) seeded with \(seed) from \(FaultSeed.environmentVariable) (\(replay))."
         case let .inherited(scope): "\(what) seeded with \(seed), the seed of the enclosing \(scope) (\(replay))."
         case .random: "\(what) seeded with \(seed), drawn at random (\(replay))."
         }
@@ -137,7 +137,7 @@ enum ChaosMessages {
 
     /// A `URLSTUBS_SEED` that is not a seed; the scope was seeded with `used` instead.
     static func invalidEnvironmentSeed(_ text: String, used: UInt64) -> String {
-        "\(ChaosSeed.environmentVariable)=\(text.debugDescription) is not a seed (a whole number from 0 to \(UInt64.max)), so this scope was seeded with \(used) instead"
+        "\(FaultSeed.environmentVariable)=\(text.debugDescription) is not a seed (a whole number from 0 to \(UInt64.max)), so this scope was seeded with \(used) instead"
     }
 
     /// The call whose seed was refused, as problems name it.

@@ -1,0 +1,65 @@
+/// What the `.predicate` conditions met while resolving one request returned, so
+/// that the registry can match under its lock without running them there.
+///
+/// A predicate is code of the user's: it may be slow, read the scope, register a
+/// stub, or wait for something that needs the registry's lock. So the registry
+/// matches a request in rounds. Under the lock, a pattern's predicate whose result
+/// is not known yet is listed as ``needed`` and the pattern does not match; if any
+/// was needed, the round decides nothing and changes nothing. After the lock is
+/// released the needed predicates run (``runNeeded(on:)``), and the next round
+/// matches again from the start, with their results. A request that meets no
+/// predicate is resolved in one round, with nothing allocated here.
+///
+/// Outside the registry (``running``), predicates simply run as they are met.
+struct PredicateResults {
+    /// Whether predicates run as they are met, instead of being looked up.
+    private let runsPredicates: Bool
+    /// The results so far, by predicate; the predicate is kept so that its
+    /// identity cannot be taken by another one while the request resolves.
+    private var known: [ObjectIdentifier: (predicate: RequestPattern.Predicate, holds: Bool)] = [:]
+    /// The predicates met in this round whose results are not known yet, in the
+    /// order met (one met twice is listed twice, and run once).
+    private(set) var needed: [RequestPattern.Predicate] = []
+
+    private init(runsPredicates: Bool) {
+        self.runsPredicates = runsPredicates
+    }
+
+    /// Results for matching under the registry's lock: every predicate is looked up.
+    static var lookedUp: PredicateResults {
+        PredicateResults(runsPredicates: false)
+    }
+
+    /// Results for matching outside the registry's lock: every predicate runs when met.
+    static var running: PredicateResults {
+        PredicateResults(runsPredicates: true)
+    }
+
+    /// Whether every predicate met in this round had a known result.
+    var isComplete: Bool {
+        needed.isEmpty
+    }
+
+    /// Whether `predicate` holds for `request`, or `nil` (listing it as needed)
+    /// when that is not known yet.
+    mutating func result(of predicate: RequestPattern.Predicate, for request: RecordedRequest) -> Bool? {
+        if runsPredicates {
+            return predicate.test(request)
+        }
+        if let known = known[ObjectIdentifier(predicate)] {
+            return known.holds
+        }
+        needed.append(predicate)
+        return nil
+    }
+
+    /// Runs the predicates the last round needed on `request`, for the next round.
+    /// Call it with the registry's lock released.
+    mutating func runNeeded(on request: RecordedRequest) {
+        known.reserveCapacity(known.count + needed.count)
+        for predicate in needed where known[ObjectIdentifier(predicate)] == nil {
+            known[ObjectIdentifier(predicate)] = (predicate, predicate.test(request))
+        }
+        needed = []
+    }
+}

@@ -1,0 +1,52 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import Testing
+@testable import URLStubs
+
+/// The optional features of a scope attach to it only when it uses them.
+@Suite("Scope features")
+struct ScopeFeatureTests {
+    private static let file = "URLStubsTests/ScopeFeatureTests.swift"
+    private let location = StubSourceLocation(fileID: Self.file, filePath: #filePath, line: #line, column: #column)
+
+    @Test("a scope that stubs, is sent requests and is waited on has no optional feature attached, so its requests get no feature's part")
+    func plainScopeHasNoFeature() throws {
+        try #require(!LiveCheck.isOnForRun) // Drift checks turned on for the run attach to every scope.
+        let registry = StubRegistry()
+        let (scope, _) = registry.openScope(name: "plain", parent: nil, location: nil)
+        #expect(registry.register(.get("https://plain.example.com/x"), source: .fixed(.status(204)), expectation: .anyNumber, location: location, in: scope) != nil)
+        _ = registry.resolve(URLRequest(url: URL(string: "https://plain.example.com/x")!), body: nil, scope: scope, pending: Unabandoned())
+        _ = registry.resolve(URLRequest(url: URL(string: "https://plain.example.com/y")!), body: nil, scope: scope, pending: Unabandoned())
+        #expect(features(of: scope, in: registry) == [])
+        _ = registry.endScope(scope)
+    }
+
+    @Test("injectFaults and shuffleResponseOrder attach one faults feature between them; a cassette and drift checks one recording feature between them")
+    func featuresAttachOnce() {
+        let registry = StubRegistry()
+        let (scope, _) = registry.openScope(name: "featured", parent: nil, location: nil)
+        registry.add(.faults(FaultRule(pattern: .anyRequest, rate: 0, faults: [], latency: .zero, location: location)), seed: 7, to: scope)
+        registry.add(.order(ResponseOrderRule(pattern: .anyRequest, spacing: .milliseconds(1), positions: 2, location: location)), seed: 7, to: scope)
+        #expect(features(of: scope, in: registry) == ["ScopeFaults"])
+        #expect(registry.attachCassette(URL(fileURLWithPath: "/tmp/never-written.har"), recording: nil, to: scope))
+        #expect(registry.checkLive(in: scope))
+        #expect(features(of: scope, in: registry) == ["ScopeFaults", "ScopeRecording"])
+        #expect(registry.seed(of: scope) == 7)
+        _ = registry.endScope(scope)
+    }
+
+    private func features(of scope: StubScope, in registry: StubRegistry) -> [String] {
+        registry.state.withLock { state in
+            state.scopes[scope.id]?.features.map { String(describing: type(of: $0)) } ?? ["(ended)"]
+        }
+    }
+}
+
+/// A request whose answers here are all fixed: never abandoned.
+private final class Unabandoned: PendingAnswer {
+    func abandon(with error: URLError) -> Task<Void, Never>? {
+        nil
+    }
+}
