@@ -8,7 +8,7 @@ import URLStubs
 /// Bad input to `injectFaults` and `shuffleResponseOrder`: a problem of the scope
 /// at the call's line with the reason, the call has no effect, and nothing crashes.
 @Suite("Seeded faults: bad input", .timeLimit(.minutes(1)))
-struct ChaosBadInputTests {
+struct FaultBadInputTests {
     /// Makes the call `call` on a scope with a stub for every request, then one
     /// request; returns what the request got, whether the scope got a seed, and the
     /// problems the scope ended with.

@@ -8,7 +8,7 @@ import Testing
 /// The pure parts of seeded decisions: a request's identity, the generator, and
 /// latency draws.
 @Suite("Seeded draws")
-struct ChaosDrawTests {
+struct FaultDrawTests {
     private func key(_ method: String, _ url: String) -> String {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
