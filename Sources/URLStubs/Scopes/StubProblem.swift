@@ -17,8 +17,9 @@ public struct StubProblem: Sendable {
         /// A cassette that could not be read or written (nothing was written).
         case cassette(CassetteError)
         /// A stubbed answer that differs from what the real server answers, found by
-        /// a live check; the test still received the stubbed answer.
-        case drift(stub: String, differences: [String])
+        /// a live check, with the stub that answered and each difference in words;
+        /// the test still received the stubbed answer.
+        case drift(stub: Stub, differences: [String])
         /// An `injectFaults` or `shuffleResponseOrder` call that cannot be used (the
         /// call was ignored), or whose seed could not be honoured (an unreadable
         /// `URLSTUBS_SEED`, a seed that disagrees with the scope's), with the reason.

@@ -239,11 +239,12 @@ struct RecordingTests {
         let server = try Self.server()
         defer { server.stop() }
         var line = 0
+        var stub: Stub?
         let error = await thrownError(StubVerificationError.self) {
             try await withStubScope { scope in
                 await scope.startCheckingForDrift()
                 line = #line + 1
-                await scope.stub(.get(server.url("/users/1")), with: .json(#"{"id": 1, "name": "Ann", "email": "ann@example.com"}"#))
+                stub = await scope.stub(.get(server.url("/users/1")), with: .json(#"{"id": 1, "name": "Ann", "email": "ann@example.com"}"#))
                 let (data, _) = try await URLSession.stubbed.data(from: server.url("/users/1"))
                 #expect(String(decoding: data, as: UTF8.self) == #"{"id": 1, "name": "Ann", "email": "ann@example.com"}"#)
             }
@@ -256,6 +257,12 @@ struct RecordingTests {
             URLStubs: the stub GET \(url) (registered at URLStubsTests/RecordingTests.swift:\(line)) answers GET \(url) differently from the real server (the test received the stub's answer):
             - JSON: $.email is in the stub's answer but missing from the server's
             """)
+        guard case let .drift(drifted, differences) = problem.kind else {
+            Issue.record("expected a drift, got \(problem.kind)")
+            return
+        }
+        #expect(drifted == stub)
+        #expect(differences == ["JSON: $.email is in the stub's answer but missing from the server's"])
     }
 
     @Test("a drift check of a stub that matches the server reports nothing")

@@ -38,6 +38,8 @@ struct LiveCheck: Sendable {
     let exchange: LoggedExchange
     /// The stub that answered, as reports name it.
     let stub: String
+    /// The stub that answered, as `scope.stub(...)` returned it.
+    let handle: Stub
     let location: StubSourceLocation
     /// The live request, sent by its own task.
     let live: Task<LiveRequest.Result, Never>
