@@ -18,6 +18,14 @@ extension StubRegistry {
             }
         }
 
+        /// The requests the call is for.
+        var pattern: RequestPattern {
+            switch self {
+            case let .faults(rule): rule.pattern
+            case let .order(rule): rule.pattern
+            }
+        }
+
         var problem: String? {
             switch self {
             case let .faults(rule): rule.problem
@@ -44,7 +52,7 @@ extension StubRegistry {
                 return FaultMessages.ignored(rule.summary, at: rule.location, scope: scope, hasEnded: scope.id < state.nextScopeID)
             }
             func report(_ message: String, reason: String) {
-                let kind = StubProblem.Kind.invalidFaults(call: rule.summary, reason: reason)
+                let kind = StubProblem.Kind.invalidFaults(pattern: rule.pattern, reason: reason)
                 scopeState.problems.append(StubProblem(kind: kind, message: message, location: rule.location))
             }
             if let problem = rule.problem {

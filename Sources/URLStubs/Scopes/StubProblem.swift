@@ -8,7 +8,9 @@ public struct StubProblem: Sendable {
         case unmetExpectation(stub: Stub, expected: StubExpectation, actual: Int)
         /// A stub whose pattern, response or scenario cannot be used, with the reason.
         case invalidStub(stub: Stub, reason: String)
-        /// A scenario that could not be created, or moved, as asked, with the reason.
+        /// A scenario that could not be created, or moved, as asked: its name (the
+        /// scenario's identity in its scope; one refused at creation has no other
+        /// value), and the reason.
         case invalidScenario(scenario: String, reason: String)
         /// A request still waiting for a delayed or computed response when the
         /// scope ended; it failed with an error. Only a warning: the test may have
@@ -22,8 +24,10 @@ public struct StubProblem: Sendable {
         case drift(stub: Stub, differences: [String])
         /// An `injectFaults` or `shuffleResponseOrder` call that cannot be used (the
         /// call was ignored), or whose seed could not be honoured (an unreadable
-        /// `URLSTUBS_SEED`, a seed that disagrees with the scope's), with the reason.
-        case invalidFaults(call: String, reason: String)
+        /// `URLSTUBS_SEED`, a seed that disagrees with the scope's): the pattern of
+        /// the requests the call was for (the problem's location is the call's
+        /// line), and the reason.
+        case invalidFaults(pattern: RequestPattern, reason: String)
         /// A background session configuration (the identifier it was made with)
         /// was created in the scope while ``StubInterception/interceptDefaultConfigurations()``
         /// was on: background sessions never consult URL protocols, so its

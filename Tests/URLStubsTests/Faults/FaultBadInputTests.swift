@@ -45,11 +45,11 @@ struct FaultBadInputTests {
         #expect(error?.problems.map(\.message) == ["The faults for every request cannot be used: \(reason)."])
         #expect(error?.problems.map { $0.location?.line } == [line])
         #expect(error?.description.contains("cannot be used: \(reason). (called at URLStubsTests/FaultBadInputTests.swift:\(line))") == true)
-        guard case let .invalidFaults(call, problem)? = error?.problems.first?.kind else {
+        guard case let .invalidFaults(pattern, problem)? = error?.problems.first?.kind else {
             Issue.record("expected an invalid faults call, got \(String(describing: error?.problems.first?.kind))")
             return
         }
-        #expect(call == "The faults for every request")
+        #expect(pattern.description == RequestPattern.anyRequest.description)
         #expect(problem == reason)
     }
 
