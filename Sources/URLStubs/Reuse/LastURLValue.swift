@@ -6,8 +6,13 @@ import Foundation
 /// The value last made for a URL, given again while the next URL asked about is
 /// the same: tests ask for the same URLs over and over, so one slot is enough.
 ///
-/// Only URLs without a base are kept, so that the text compared is all there is
-/// to them. Safe to use from any thread.
+/// The one kind of reuse across requests in URLStubs (this folder holds every use
+/// of it: the parsed target of a request's URL, and the response head of each
+/// fixed stub). Its invariant, for all of them: **a value is immutable, and is
+/// keyed by the full text of a URL without a base; no scope, stub state or request
+/// enters a key or a value**, so a value reused for another test's request is the
+/// value that request would have got anyway. Reuse can make a request faster,
+/// never different. Safe to use from any thread.
 final class LastURLValue<Value: Sendable>: Sendable {
     private let last = Locked<(url: String, value: Value)?>(nil)
 
