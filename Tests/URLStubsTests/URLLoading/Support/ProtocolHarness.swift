@@ -21,7 +21,7 @@ import Foundation
 /// The task is a ``ProbeTask`` whose state the test sets. A cancel is a
 /// `stopLoading()` while the task is not suspended, which is how the protocol
 /// tells it from a suspend. Foundation marks a cancelled task `.canceling` first,
-/// and `DeliveryDriver.deliver` then skips it; here the task stays `.running`, so that
+/// and `Delivery.deliver` then skips it; here the task stays `.running`, so that
 /// the state machine's own guards are tested alone (the task-state check has
 /// tests of its own).
 final class ProtocolHarness: Sendable {
@@ -176,7 +176,7 @@ extension ProtocolHarness {
 }
 
 /// A data task whose state the test sets, and whose `resume()` is only logged:
-/// `DeliveryDriver` calls it on Linux to have Foundation call `startLoading()` again.
+/// `Delivery` calls it on Linux to have Foundation call `startLoading()` again.
 final class ProbeTask: URLSessionDataTask, @unchecked Sendable {
     // @unchecked: `current` is a lock; the other properties are constants.
     private let request: URLRequest
