@@ -48,7 +48,7 @@ enum ScopeMessages {
                 : "The stub \(entry.summary) expected \(expectation) but was requested \(times)."
         }
         return StubProblem(
-            kind: .unmetExpectation(stub: Stub(id: entry.id, scope: scope, pattern: entry.pattern, location: entry.location), expected: expectation, actual: entry.hits + entry.violations),
+            kind: .unmetExpectation(stub: entry.handle(in: scope), expected: expectation, actual: entry.hits + entry.violations),
             message: message,
             location: entry.location
         )

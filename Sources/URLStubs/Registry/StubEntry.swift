@@ -35,6 +35,11 @@ final class StubEntry {
     let refusal: String?
     /// The scenario state the stub requires and the move it makes, or `nil`.
     let scenarioRule: ScenarioRule?
+
+    /// The stub as `StubScope.stub(...)` returned it, for problems that name it.
+    func handle(in scope: StubScope) -> Stub {
+        Stub(id: id, scope: scope, pattern: pattern, location: location)
+    }
     /// The response of a stub that answers every request with the same one, once
     /// its first request has prepared it (see ``sameResponse()``).
     private var preparedResponse: StubResponse?

@@ -186,7 +186,7 @@ final class StubRegistry: Sendable {
             if scope.isGlobal {
                 return (entry.id, refusal.message)
             }
-            let kind = StubProblem.Kind.invalidStub(stub: Stub(id: entry.id, scope: scope, pattern: pattern, location: location), reason: refusal.reason)
+            let kind = StubProblem.Kind.invalidStub(stub: entry.handle(in: scope), reason: refusal.reason)
             scopeState.problems.append(StubProblem(kind: kind, message: refusal.message, location: location))
             return (entry.id, nil)
         }

@@ -19,7 +19,7 @@ extension StubRegistry {
     func startLiveCheck(of exchange: LoggedExchange, answeredBy entry: StubEntry, in scope: StubScope) {
         let request = exchange.request
         let live = Task.detached { await LiveRequest.send(request, followingRedirects: true) }
-        let check = LiveCheck(exchange: exchange, stub: entry.summary, handle: Stub(id: entry.id, scope: scope, pattern: entry.pattern, location: entry.location), location: entry.location, live: live)
+        let check = LiveCheck(exchange: exchange, stub: entry.summary, handle: entry.handle(in: scope), location: entry.location, live: live)
         let isOpen = state.withLock { state in
             guard let scopeState = state.scopes[scope.id] else { return false }
             scopeState.attach(ScopeRecording.self, ScopeRecording.init).liveChecks.append(check)
