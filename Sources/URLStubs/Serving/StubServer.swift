@@ -116,21 +116,21 @@ public final class StubServer: Sendable {
     ///
     /// The server stops by itself when its scope ends.
     public func stop() {
-        let (wasStopped, reading, working) = state.withLock { state -> (Bool, [Int32], [Task<Void, Never>]) in
-            defer { state.isStopped = true }
-            return (
-                state.isStopped,
-                state.connections.values.filter(\.isReading).map(\.descriptor),
-                state.connections.values.compactMap(\.work)
-            )
+        let working = state.withLock { state -> [Task<Void, Never>]? in
+            guard !state.isStopped else { return nil }
+            state.isStopped = true
+            for connection in state.connections.values where connection.isReading {
+                // Wakes the connection's thread, which closes it. Under the lock: a
+                // connection leaves the table before its descriptor is closed, so the
+                // number cannot have been reused for another socket (another
+                // server's, in a suite serving many scopes at once).
+                _ = shutdown(connection.descriptor, Int32(SHUT_RDWR))
+            }
+            return state.connections.values.compactMap(\.work)
         }
-        guard !wasStopped else { return }
+        guard let working else { return }
         var byte: UInt8 = 1
         _ = write(wake.write, &byte, 1)
-        for descriptor in reading {
-            // Wakes the connection's thread, which closes it.
-            _ = shutdown(descriptor, Int32(SHUT_RDWR))
-        }
         for work in working {
             work.cancel()
         }
@@ -186,6 +186,7 @@ public final class StubServer: Sendable {
             let thread = Thread { [self] in
                 var connection = ServedConnection(server: self, id: id, socket: ConnectionSocket(descriptor: descriptor))
                 connection.run()
+                // Out of the table first: stop() only touches descriptors in it.
                 state.withLock { _ = $0.connections.removeValue(forKey: id) }
                 _ = Glue.close(descriptor)
             }

@@ -25,10 +25,10 @@ enum ChunkRetention {
     static func keepsEveryChunk(of task: URLSessionTask?) -> Bool {
         #if canImport(FoundationNetworking)
         guard let task,
-              let session = field("session", of: task) as? URLSession,
+              let session = FoundationInternals.field("session", of: task) as? URLSession,
               session.delegate is URLSessionDataDelegate,
-              let registry = field("taskRegistry", of: session),
-              let behaviours = field("behaviours", of: registry) as? [Int: Any],
+              let registry = FoundationInternals.field("taskRegistry", of: session),
+              let behaviours = FoundationInternals.field("behaviours", of: registry) as? [Int: Any],
               let behaviour = behaviours[task.taskIdentifier]
         else { return false }
         return String(describing: behaviour) == "callDelegate"
@@ -36,26 +36,4 @@ enum ChunkRetention {
         return true
         #endif
     }
-
-    #if canImport(FoundationNetworking)
-    /// The stored property `name` of `subject` or of its superclasses, unwrapped
-    /// when it is an optional.
-    private static func field(_ name: String, of subject: Any) -> Any? {
-        var mirror: Mirror? = Mirror(reflecting: subject)
-        while let current = mirror {
-            if let child = current.children.first(where: { $0.label == name }) {
-                return unwrapped(child.value)
-            }
-            mirror = current.superclassMirror
-        }
-        return nil
-    }
-
-    /// `value`, or the value inside it when it is an optional; `nil` for `nil`.
-    private static func unwrapped(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        return mirror.children.first.map { unwrapped($0.value) } ?? nil
-    }
-    #endif
 }

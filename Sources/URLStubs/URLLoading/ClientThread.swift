@@ -9,10 +9,12 @@ import Foundation
 /// - On Apple platforms' classic loader `startLoading()` runs on CFNetwork's client
 ///   thread, inside its run loop, and the client must be called on that thread, in
 ///   that mode: the answer is performed on that run loop.
-/// - On Linux `startLoading()` runs on the session's work queue, which has no run
-///   loop, and the client must be called on that queue: the answer is stored, and
-///   `resume()` on the running task makes Foundation call `startLoading()` again on
-///   its work queue, where it is delivered.
+/// - On Linux `startLoading()` runs on the task's work queue, a serial dispatch
+///   queue without a run loop, and the client must be called on that queue, where
+///   Foundation also cancels the task and lets it go: the answer is performed on
+///   that queue, read from the task (see ``FoundationInternals``). Should a later
+///   Foundation not have it, the answer is stored and `resume()` on the running
+///   task makes Foundation call `startLoading()` again there, which delivers it.
 /// - Elsewhere (Apple's Network.framework loader calls the protocol on a queue of
 ///   its own): on the serial operation queue `startLoading()` ran on, when it ran on
 ///   one; otherwise on a serial queue of the delivery's own, so that its calls are
@@ -23,13 +25,16 @@ import Foundation
 enum ClientThread: @unchecked Sendable {
     // @unchecked: the run loop is only used through `schedule`, which calls
     // thread-safe CFRunLoop functions (Apple) or adds a timer (Linux), the task only
-    // through `resume()`, which Foundation lets any thread call, and the queues
-    // through their thread-safe `addOperation` and `async`.
+    // through `state` and `resume()`, which Foundation lets any thread call, and the
+    // queues through their thread-safe `addOperation` and `async`.
 
     /// A thread running a run loop, in the mode `startLoading()` was called in.
     case runLoop(RunLoop, RunLoop.Mode)
-    /// Foundation's work queue on Linux, re-entered through the task's `resume()`.
-    case workQueue(URLSessionTask)
+    /// The task's work queue on Linux.
+    case workQueue(DispatchQueue)
+    /// The task's work queue on Linux, re-entered through the task's `resume()`:
+    /// where the queue itself cannot be read.
+    case resumedTask(URLSessionTask)
     /// The serial operation queue `startLoading()` ran on.
     case operationQueue(OperationQueue)
     /// A serial queue of the delivery's own: where `startLoading()` ran is not a
@@ -47,7 +52,8 @@ enum ClientThread: @unchecked Sendable {
         }
         #if canImport(FoundationNetworking)
         if let task {
-            return .workQueue(task)
+            // Read here, on that queue: Foundation writes the fields before it only there.
+            return FoundationInternals.workQueue(of: task).map { .workQueue($0) } ?? .resumedTask(task)
         }
         #endif
         return .serialQueue(DispatchQueue(label: "URLStubs.delivery"))
@@ -55,20 +61,20 @@ enum ClientThread: @unchecked Sendable {
 
     /// Runs `block` there, later; `block` checks that loading was not stopped.
     ///
-    /// For ``workQueue(_:)`` the block is not run: Foundation calls `startLoading()`
-    /// again instead, which delivers the stored answer.
+    /// For ``resumedTask(_:)`` the block is not run: Foundation calls
+    /// `startLoading()` again instead, which delivers the stored answer.
     func schedule(_ block: @escaping @Sendable () -> Void) {
         switch self {
         case let .runLoop(loop, mode):
             Self.perform(block, on: loop, in: mode)
-        case let .workQueue(task):
+        case let .resumedTask(task):
             // Foundation skips this for a task being cancelled or already complete.
             if task.state == .running {
                 task.resume()
             }
         case let .operationQueue(queue):
             queue.addOperation(block)
-        case let .serialQueue(queue):
+        case let .workQueue(queue), let .serialQueue(queue):
             queue.async(execute: block)
         }
     }

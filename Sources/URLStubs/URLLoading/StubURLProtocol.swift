@@ -154,17 +154,8 @@ public final class StubURLProtocol: URLProtocol {
     /// the begin date, the suspend count) change only when the app sets them or
     /// suspends the task, which it does not do while the task is starting.
     private static func isOwnDelegate(_ delegate: any URLSessionTaskDelegate, of task: URLSessionTask) -> Bool {
-        var mirror: Mirror? = Mirror(reflecting: task)
-        while let current = mirror {
-            if let child = current.children.first(where: { $0.label == "session" }) {
-                guard let session = Mirror(reflecting: child.value).descendant("some") as? URLSession ?? child.value as? URLSession else {
-                    return false
-                }
-                return session.delegate !== delegate
-            }
-            mirror = current.superclassMirror
-        }
-        return false
+        guard let session = FoundationInternals.field("session", of: task) as? URLSession else { return false }
+        return session.delegate !== delegate
     }
     #endif
 

@@ -124,12 +124,12 @@ struct StreamCancellationTests {
             let load = harness.makeLoad(url.absoluteString)
             await harness.start(load)
             await wrote.wait()
-            await harness.flush()
+            await harness.flush(load)
             await harness.stop(load, .cancel)
             await load.producingTaskEnded.wait()
             #expect(inFlightCount(in: scope) == 0)
             await harness.restart(load)
-            await harness.flush()
+            await harness.flush(load)
             return load.log.all
         }
         // The harness's task is no session's: its piece waits for the finish, which never comes.

@@ -88,4 +88,32 @@ struct ClientThreadTests {
         }
         #expect(runs.snapshot.order == Array(0..<200))
     }
+
+    #if canImport(FoundationNetworking)
+    @Test("on Linux, the place of a session task's late answers is its own work queue, read from Foundation's task")
+    func linuxWorkQueue() async throws {
+        let session = URLSession(configuration: .stubbed)
+        defer { session.invalidateAndCancel() }
+        let task = session.dataTask(with: URL(string: "https://api.example.com/never-resumed")!)
+        let workQueue = try #require(FoundationInternals.workQueue(of: task))
+        #expect(workQueue.label == "org.swift.URLSessionTask.WorkQueue")
+        guard case let .workQueue(chosen) = ClientThread.current(task: task) else {
+            Issue.record("expected the task's work queue, got \(ClientThread.current(task: task))")
+            return
+        }
+        #expect(chosen === workQueue)
+    }
+
+    @Test("where a task's work queue cannot be read, a late answer has a running task resume, and never a suspended, cancelled or completed one", arguments: [
+        (URLSessionTask.State.running, ["task.resume()"]),
+        (.suspended, []), (.canceling, []), (.completed, []),
+    ])
+    func resumedTaskFallback(state: URLSessionTask.State, expected: [String]) async {
+        let log = LoadLog()
+        let task = ProbeTask(request: URLRequest(url: URL(string: "https://api.example.com/answer")!), log: log)
+        task.setState(state)
+        ClientThread.resumedTask(task).schedule { log.record("block ran") }
+        #expect(log.all == expected)
+    }
+    #endif
 }

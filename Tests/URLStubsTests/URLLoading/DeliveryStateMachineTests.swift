@@ -34,11 +34,11 @@ struct DeliveryStateMachineTests {
             await stubGated(scope, by: answerMayGo)
             let load = harness.makeLoad(Self.url)
             await harness.start(load)
-            let hold = await harness.hold()
+            let hold = await harness.hold(load)
             answerMayGo.open()
             await load.producingTaskEnded.wait() // The answer is now scheduled on the held thread.
             await hold.release { ProtocolHarness.stopNow(load, .suspend) }
-            await harness.flush() // The scheduled delivery has run, after the suspend.
+            await harness.flush(load) // The scheduled delivery has run, after the suspend.
             #expect(load.log.all == ["startLoading", "stopLoading (suspend)"])
             await harness.restart(load)
             #expect(load.log.all == ["startLoading", "stopLoading (suspend)", "startLoading", "response 200", "data \"ready\"", "finish"])
@@ -57,31 +57,12 @@ struct DeliveryStateMachineTests {
             await harness.stop(load, .suspend)
             answerMayGo.open()
             await load.producingTaskEnded.wait()
-            await harness.flush()
+            await harness.flush(load)
             #expect(load.log.all == ["startLoading", "stopLoading (suspend)"])
             await harness.restart(load)
             await harness.restart(load)
             #expect(load.log.all == ["startLoading", "stopLoading (suspend)", "startLoading", "response 200", "data \"ready\"", "finish", "startLoading"])
             #expect(inFlightCount(in: scope) == 0)
-        }
-    }
-
-    @Test("on a work queue, an answer ready after suspend() marked the task, before Foundation's stopLoading() for it ran, does not resume the task, and waits for loading to start again")
-    func answerBetweenSuspendAndItsStopLoading() async throws {
-        let harness = ProtocolHarness(.workQueue)
-        defer { harness.close() }
-        try await withStubScope { scope in
-            let answerMayGo = Latch()
-            await stubGated(scope, by: answerMayGo)
-            let load = harness.makeLoad(Self.url)
-            await harness.start(load)
-            // suspend() marks the task at once and calls stopLoading() later, on its queue.
-            load.task.setState(.suspended)
-            answerMayGo.open()
-            await load.producingTaskEnded.wait()
-            await harness.stop(load, .suspend)
-            await harness.restart(load)
-            #expect(load.log.all == ["startLoading", "stopLoading (suspend)", "startLoading", "response 200", "data \"ready\"", "finish"])
         }
     }
 
@@ -103,7 +84,7 @@ struct DeliveryStateMachineTests {
         }
     }
 
-    @Test("on a work queue, a ready answer makes the task resume, the next startLoading() delivers it, and a further one adds nothing")
+    @Test("on a work queue, a late answer is made on the task's work queue as soon as it is ready, once: a later startLoading() adds nothing")
     func workQueueDeliveryHappensOnce() async throws {
         let harness = ProtocolHarness(.workQueue)
         defer { harness.close() }
@@ -113,30 +94,29 @@ struct DeliveryStateMachineTests {
             let load = harness.makeLoad(Self.url)
             await harness.start(load)
             answerMayGo.open()
-            await load.task.resumeRequested.wait()
-            #expect(load.log.all == ["startLoading", "task.resume()"])
+            await load.log.outcome.wait()
             await harness.restart(load)
-            await harness.restart(load)
-            #expect(load.log.all == ["startLoading", "task.resume()", "startLoading", "response 200", "data \"ready\"", "finish", "startLoading"])
+            #expect(load.log.all == ["startLoading", "response 200", "data \"ready\"", "finish", "startLoading"])
         }
     }
 
-    @Test("an answer ready before its scope ended is delivered when loading starts after the end, not replaced by the scope's failure, and the scope ends with no warning")
-    func readyAnswerOutlivesTheScope() async throws {
-        let harness = ProtocolHarness(.workQueue)
+    @Test("an answer ready before its scope ended is delivered when loading starts after the end, not replaced by the scope's failure, and the scope ends with no warning", arguments: [ProtocolHarness.Mode.runLoop, .workQueue])
+    func readyAnswerOutlivesTheScope(mode: ProtocolHarness.Mode) async throws {
+        let harness = ProtocolHarness(mode)
         defer { harness.close() }
         let outcome = await StubScope.withNewScope(name: nil, location: here()) { scope in
             let answerMayGo = Latch()
             await stubGated(scope, by: answerMayGo)
             let load = harness.makeLoad(Self.url)
             await harness.start(load)
+            await harness.stop(load, .suspend)
             answerMayGo.open()
-            await load.task.resumeRequested.wait()
+            await load.producingTaskEnded.wait()
             return load
         }
         let load = try outcome.result.get()
         await harness.restart(load)
-        #expect(load.log.all == ["startLoading", "task.resume()", "startLoading", "response 200", "data \"ready\"", "finish"])
+        #expect(load.log.all == ["startLoading", "stopLoading (suspend)", "startLoading", "response 200", "data \"ready\"", "finish"])
         #expect(outcome.problems.map(\.message) == [])
     }
 
@@ -150,15 +130,16 @@ struct DeliveryStateMachineTests {
             await stubGated(scope, by: answerMayGo)
             let load = harness.makeLoad(Self.url)
             await harness.start(load)
-            hold.value = await harness.hold()
+            hold.value = await harness.hold(load)
             answerMayGo.open()
             await load.producingTaskEnded.wait() // Produced, and scheduled on the held thread.
             #expect(inFlightCount(in: scope) == 0)
             return load
         }
         await hold.value?.release()
-        await harness.flush()
-        #expect(try outcome.result.get().log.all == ["startLoading", "response 200", "data \"ready\"", "finish"])
+        let load = try outcome.result.get()
+        await harness.flush(load)
+        #expect(load.log.all == ["startLoading", "response 200", "data \"ready\"", "finish"])
         #expect(outcome.problems.map(\.message) == [])
     }
 
@@ -177,30 +158,32 @@ struct DeliveryStateMachineTests {
             await load.producingTaskEnded.wait() // Only the cancel can end an hour's delay in time.
             #expect(inFlightCount(in: scope) == 0)
             await harness.restart(load)
-            await harness.flush()
+            await harness.flush(load)
             return load.log.all
         }
         #expect(try outcome.result.get() == ["startLoading", "stopLoading (cancel)", "startLoading"])
         #expect(outcome.problems.isEmpty)
     }
 
-    @Test("a cancel after the answer became ready drops it: a startLoading() that Foundation had already queued delivers nothing")
-    func cancelDropsAReadyAnswer() async throws {
-        let harness = ProtocolHarness(.workQueue)
+    @Test("a cancel after the answer became ready, before the client thread took it, drops it: nothing reaches the client, even when loading starts again", arguments: [ProtocolHarness.Mode.runLoop, .workQueue])
+    func cancelDropsAReadyAnswer(mode: ProtocolHarness.Mode) async throws {
+        let harness = ProtocolHarness(mode)
         defer { harness.close() }
         let outcome = await StubScope.withNewScope(name: nil, location: here()) { scope in
             let answerMayGo = Latch()
             await stubGated(scope, by: answerMayGo)
             let load = harness.makeLoad(Self.url)
             await harness.start(load)
+            let hold = await harness.hold(load)
             answerMayGo.open()
-            await load.task.resumeRequested.wait()
-            await harness.stop(load, .cancel)
+            await load.producingTaskEnded.wait() // Scheduled behind the hold.
+            await hold.release { ProtocolHarness.stopNow(load, .cancel) }
+            await harness.flush(load)
             #expect(inFlightCount(in: scope) == 0)
             await harness.restart(load)
             return load.log.all
         }
-        #expect(try outcome.result.get() == ["startLoading", "task.resume()", "stopLoading (cancel)", "startLoading"])
+        #expect(try outcome.result.get() == ["startLoading", "stopLoading (cancel)", "startLoading"])
         #expect(outcome.problems.isEmpty)
     }
 
@@ -213,7 +196,7 @@ struct DeliveryStateMachineTests {
             let load = harness.makeLoad(Self.url)
             await harness.stop(load, .cancel)
             await harness.start(load)
-            await harness.flush()
+            await harness.flush(load)
             #expect(load.log.all == ["stopLoading (cancel)", "startLoading"])
             #expect(await scope.requests.count == 0)
             #expect(await stub.hitCount == 0)
@@ -260,12 +243,12 @@ struct DeliveryStateMachineTests {
             await stubGated(scope, by: answerMayGo)
             let load = harness.makeLoad(Self.url)
             await harness.start(load)
-            let hold = await harness.hold()
+            let hold = await harness.hold(load)
             answerMayGo.open()
             await load.producingTaskEnded.wait()
             // Foundation's cancel() marks the task first and calls stopLoading() later.
             await hold.release { load.task.setState(.canceling) }
-            await harness.flush()
+            await harness.flush(load)
             await harness.stop(load, .cancel)
             #expect(load.log.all == ["startLoading", "stopLoading (cancel)"])
             #expect(inFlightCount(in: scope) == 0)

@@ -33,15 +33,27 @@ final class RawConnection: @unchecked Sendable {
         let code: Int32
     }
 
+    /// How long a test waits for what should happen: long enough for a suite run
+    /// under a sanitizer on two busy cores (a whole served exchange has been seen
+    /// to take 16 s there), short of the suites' one-minute limit.
+    static let patience: Duration = .seconds(45)
+
     let descriptor: Int32
     private var buffer: [UInt8] = []
 
     /// Connects to `127.0.0.1:port` (or `[::1]:port`).
     init(port: UInt16, ipv6: Bool = false) throws {
+        descriptor = try Self.connected(port: port, ipv6: ipv6)
+    }
+
+    /// A socket connected to the loopback `port`. A failure closes the socket
+    /// here, before any `RawConnection` owns it: closing a number twice may close
+    /// another test's socket that got it in between.
+    private static func connected(port: UInt16, ipv6: Bool) throws -> Int32 {
         #if canImport(Glibc)
-        descriptor = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        descriptor = socket(ipv6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0)
+        let descriptor = socket(ipv6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw ConnectFailure(code: errno) }
         #if canImport(Darwin)
@@ -77,6 +89,7 @@ final class RawConnection: @unchecked Sendable {
             close(descriptor)
             throw ConnectFailure(code: code)
         }
+        return descriptor
     }
 
     deinit {
@@ -126,7 +139,7 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Whether `text` arrived within `timeout` (it stays unread, for ``response(within:isHead:)``).
-    func received(_ text: String, within timeout: Duration = .seconds(15)) async -> Bool {
+    func received(_ text: String, within timeout: Duration = patience) async -> Bool {
         await offThePool {
             let deadline = ContinuousClock.now + timeout
             while String(decoding: self.buffer, as: UTF8.self).range(of: text) == nil {
@@ -138,7 +151,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Whether the server closed the connection (the stream ends) within `timeout`,
     /// with no more bytes than those already read.
-    func isClosed(within timeout: Duration = .seconds(10)) async -> Bool {
+    func isClosed(within timeout: Duration = patience) async -> Bool {
         await offThePool { self.isClosedNow(within: timeout) }
     }
 
@@ -161,7 +174,7 @@ final class RawConnection: @unchecked Sendable {
     /// Reads one response (its body framed by `Content-Length`, chunks, or the end
     /// of the stream); `nil` when the connection closed or `timeout` passed first.
     /// `isHead`: the response to a `HEAD`, which has no body.
-    func response(within timeout: Duration = .seconds(15), isHead: Bool = false) async -> Response? {
+    func response(within timeout: Duration = patience, isHead: Bool = false) async -> Response? {
         await offThePool { self.responseNow(within: timeout, isHead: isHead) }
     }
 

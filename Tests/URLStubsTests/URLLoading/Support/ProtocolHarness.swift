@@ -13,10 +13,12 @@ import Foundation
 ///   harness that runs a run loop, as CFNetwork's client thread does on Apple
 ///   platforms; a late answer is scheduled on that run loop. The test can
 ///   ``hold()`` the thread, so a scheduled answer waits while it acts.
-/// - ``Mode/workQueue``: they run on a serial queue without a run loop, as
-///   Foundation's work queue on Linux; a late answer is stored and the task's
-///   `resume()` is called (logged as `task.resume()`), after which Foundation would
-///   call `startLoading()` again: the test does so with ``start(_:)``.
+/// - ``Mode/workQueue``: they run on the task's own work queue, a serial queue
+///   without a run loop, as on Linux, where a late answer is performed on that
+///   queue (the protocol reads it from the task, as it does from Foundation's).
+///   The client logs a call made anywhere else with `(off the work queue)`.
+///   Foundation's `suspend()` marks the task and queues its `stopLoading()` in one
+///   block on that queue, so no answer can be performed between the two.
 ///
 /// The task is a ``ProbeTask`` whose state the test sets. A cancel is a
 /// `stopLoading()` while the task is not suspended, which is how the protocol
@@ -31,7 +33,6 @@ final class ProtocolHarness: Sendable {
     }
 
     let mode: Mode
-    private let queue = DispatchQueue(label: "harness.work-queue")
     private let thread: ClientThreadBox?
 
     init(_ mode: Mode) {
@@ -47,7 +48,7 @@ final class ProtocolHarness: Sendable {
     /// Creates the task and the protocol for `url` on the calling task, which tags
     /// the task with the calling task's scope (as a resume in that scope does).
     func makeLoad(_ url: String) -> Load {
-        Load(request: URLRequest(url: URL(string: url)!))
+        Load(request: URLRequest(url: URL(string: url)!), checksWorkQueue: mode == .workQueue)
     }
 
     /// Calls `startLoading()` where Foundation would; returns once it returned.
@@ -56,7 +57,7 @@ final class ProtocolHarness: Sendable {
     /// the load's ``Load/producingTaskEnded`` when it ends, which is after it
     /// recorded its answer.
     func start(_ load: Load) async {
-        await run {
+        await run(for: load) {
             load.log.record("startLoading")
             ProducingTaskProbe.$endSignal.withValue(EndSignal(load.producingTaskEnded)) {
                 load.urlProtocol.startLoading()
@@ -67,22 +68,22 @@ final class ProtocolHarness: Sendable {
     /// Calls `stopLoading()` where Foundation would, as a suspend (the task is
     /// `.suspended`) or as a cancel (the task stays `.running`).
     func stop(_ load: Load, _ kind: StopKind) async {
-        await run { Self.stopNow(load, kind) }
+        await run(for: load) { Self.stopNow(load, kind) }
     }
 
     /// Calls `startLoading()` again after a suspend: the task runs again first.
     func restart(_ load: Load) async {
         load.task.setState(.running)
-        await run {
+        await run(for: load) {
             load.log.record("startLoading")
             load.urlProtocol.startLoading()
         }
     }
 
     /// Returns once everything scheduled on the client thread (or queued on the
-    /// work queue) so far has run.
-    func flush() async {
-        await run {}
+    /// load's work queue) so far has run.
+    func flush(_ load: Load) async {
+        await run(for: load) {}
     }
 
     enum StopKind: Sendable {
@@ -101,15 +102,13 @@ final class ProtocolHarness: Sendable {
         load.urlProtocol.stopLoading()
     }
 
-    /// Blocks the client thread (``Mode/runLoop`` only) until the hold is
-    /// released; returns once the thread is blocked. Answers scheduled on the
-    /// thread meanwhile wait, and run after the action given to
-    /// ``Hold/release(then:)``.
-    func hold() async -> Hold {
-        precondition(mode == .runLoop, "only a client thread can be held")
+    /// Blocks the client thread, or the load's work queue, until the hold is
+    /// released; returns once it is blocked. Answers scheduled there meanwhile
+    /// wait, and run after the action given to ``Hold/release(then:)``.
+    func hold(_ load: Load) async -> Hold {
         let hold = Hold()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            thread!.perform {
+            perform(for: load) {
                 continuation.resume()
                 hold.block()
             }
@@ -117,17 +116,21 @@ final class ProtocolHarness: Sendable {
         return hold
     }
 
-    /// Runs `block` on the client thread, or on the work queue; returns after it.
-    private func run(_ block: @escaping @Sendable () -> Void) async {
+    /// Runs `block` on the client thread, or on the load's work queue; returns after it.
+    private func run(for load: Load, _ block: @escaping @Sendable () -> Void) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let body: @Sendable () -> Void = {
+            perform(for: load) {
                 block()
                 continuation.resume()
             }
-            switch mode {
-            case .runLoop: thread!.perform(body)
-            case .workQueue: queue.async(execute: body)
-            }
+        }
+    }
+
+    /// Schedules `block` on the client thread, or on the load's work queue.
+    private func perform(for load: Load, _ block: @escaping @Sendable () -> Void) {
+        switch mode {
+        case .runLoop: thread!.perform(block)
+        case .workQueue: load.workQueue.async(execute: block)
         }
     }
 }
@@ -141,12 +144,21 @@ extension ProtocolHarness {
         let task: ProbeTask
         let client: LoggingClient
         let urlProtocol: StubURLProtocol
+        /// The task's work queue, as the protocol reads it.
+        let workQueue: DispatchQueue
         /// Opens when the Swift task producing a late answer has ended.
         let producingTaskEnded = Latch()
 
-        fileprivate init(request: URLRequest) {
+        fileprivate init(request: URLRequest, checksWorkQueue: Bool) {
             task = ProbeTask(request: request, log: log)
-            client = LoggingClient(log: log)
+            guard let queue = FoundationInternals.workQueue(of: task) else {
+                preconditionFailure("Foundation's URLSessionTask has no workQueue field to read")
+            }
+            workQueue = queue
+            if checksWorkQueue {
+                queue.setSpecific(key: LoggingClient.workQueueKey, value: ())
+            }
+            client = LoggingClient(log: log, checksWorkQueue: checksWorkQueue)
             urlProtocol = StubURLProtocol(task: task, cachedResponse: nil, client: client)
         }
     }
@@ -176,7 +188,8 @@ extension ProtocolHarness {
 }
 
 /// A data task whose state the test sets, and whose `resume()` is only logged:
-/// `Delivery` calls it on Linux to have Foundation call `startLoading()` again.
+/// `ClientThread.resumedTask` calls it to have Foundation call `startLoading()`
+/// again, where the task's work queue cannot be read.
 final class ProbeTask: URLSessionDataTask, @unchecked Sendable {
     // @unchecked: `current` is a lock; the other properties are constants.
     private let request: URLRequest
@@ -214,7 +227,7 @@ final class LoadLog: Sendable {
 
     func record(_ entry: String) {
         entries.withLock { $0.append(entry) }
-        if entry == "finish" || entry.hasPrefix("fail") {
+        if entry.hasPrefix("finish") || entry.hasPrefix("fail") {
             outcome.open()
         }
     }
@@ -228,42 +241,52 @@ final class LoadLog: Sendable {
 /// A client that writes every call into the load's log: `response 200`,
 /// `data "text"`, `finish`, `fail <URLError code>`.
 final class LoggingClient: NSObject, URLProtocolClient, Sendable {
+    /// Set on the work queue of a load whose calls must be made there.
+    static let workQueueKey = DispatchSpecificKey<Void>()
     private let log: LoadLog
+    private let checksWorkQueue: Bool
 
-    init(log: LoadLog) {
+    init(log: LoadLog, checksWorkQueue: Bool = false) {
         self.log = log
+        self.checksWorkQueue = checksWorkQueue
+    }
+
+    /// Logs `call`, marked when it should have been made on the work queue and was not.
+    private func record(_ call: String) {
+        let misplaced = checksWorkQueue && DispatchQueue.getSpecific(key: Self.workQueueKey) == nil
+        log.record(misplaced ? call + " (off the work queue)" : call)
     }
 
     func urlProtocol(_ protocol: URLProtocol, wasRedirectedTo request: URLRequest, redirectResponse: URLResponse) {
-        log.record("redirect")
+        record("redirect")
     }
 
     func urlProtocol(_ protocol: URLProtocol, cachedResponseIsValid cachedResponse: CachedURLResponse) {
-        log.record("cached")
+        record("cached")
     }
 
     func urlProtocol(_ protocol: URLProtocol, didReceive response: URLResponse, cacheStoragePolicy policy: URLCache.StoragePolicy) {
-        log.record("response \(HTTPURLResponse.status(of: response))")
+        record("response \(HTTPURLResponse.status(of: response))")
     }
 
     func urlProtocol(_ protocol: URLProtocol, didLoad data: Data) {
-        log.record("data \"\(String(decoding: data, as: UTF8.self))\"")
+        record("data \"\(String(decoding: data, as: UTF8.self))\"")
     }
 
     func urlProtocolDidFinishLoading(_ protocol: URLProtocol) {
-        log.record("finish")
+        record("finish")
     }
 
     func urlProtocol(_ protocol: URLProtocol, didFailWithError error: any Error) {
-        log.record("fail \((error as? URLError)?.code.rawValue ?? 0)")
+        record("fail \((error as? URLError)?.code.rawValue ?? 0)")
     }
 
     func urlProtocol(_ protocol: URLProtocol, didReceive challenge: URLAuthenticationChallenge) {
-        log.record("challenge")
+        record("challenge")
     }
 
     func urlProtocol(_ protocol: URLProtocol, didCancel challenge: URLAuthenticationChallenge) {
-        log.record("challenge cancelled")
+        record("challenge cancelled")
     }
 }
 
