@@ -4,7 +4,7 @@ import Foundation
 /// answer is being produced: the request's scope fails it if it ends first.
 ///
 /// Two kinds of request wait this way: one loaded through `URLSession`
-/// (``Delivery``) and one answered directly by a scope (``DirectAnswer``). Each
+/// (``DeliveryDriver``) and one answered directly by a scope (``DirectAnswer``). Each
 /// settles itself in the registry (``StubRegistry/settle(_:in:)``) the moment its
 /// answer is produced, before that answer can reach its caller, and keeps the
 /// answer only if it was still in flight: a test that awaited the request, or

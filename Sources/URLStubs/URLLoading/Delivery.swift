@@ -4,387 +4,425 @@ import FoundationNetworking
 import Foundation
 
 /// The life of one request inside ``StubURLProtocol``, from `startLoading()` to the
-/// last client call: a state machine whose every transition takes one lock.
+/// last client call, as a value: its phase and the client calls waiting, changed
+/// only by the events below, each of which returns what is to be done.
 ///
 /// ```
-///              startLoading()          fixed answer: delivered before startLoading() returns
-///   idle ───────────────────▶ resolving ───────────────────────────────────────────▶ finished
-///                                 │ delayed, computed or streamed answer
-///                                 ▼
-///                             producing ──last call produced──▶ produced ──on the client thread──▶ finished
-///                              │   ▲ calls so far: on the client thread │
-///                              └───┘                                    │
-///                                 └──── cancelled ──────────────────────┴────────────────────────▶ finished
+///   idle ──startLoading()──▶ resolving ──fixed answer, made before startLoading() returns──▶ finished
+///                                │
+///                                │ delayed, computed or streamed answer
+///                                ▼
+///                            starting ──▶ producing ──last call produced──▶ produced ──made on the client thread──▶ finished
+///                                          │   ▲
+///                                          └───┘ calls so far: made on the client thread
+///
+///   the scope's end:                  resolving, awaitingFailure, starting, producing ──▶ produced, its failure queued
+///   the scope's end, inline closure:  resolving ──▶ awaitingFailure (its failure comes later)
+///   a cancel:                         awaitingFailure, producing, produced ──▶ finished
 /// ```
+///
+/// The value decides; ``DeliveryDriver`` acts. It keeps the value under its lock,
+/// tells it each event inside one short critical section, and performs the action
+/// the event returned after unlocking (resolving, starting the producing task,
+/// scheduling work on the client thread, making client calls, cancelling,
+/// settling in the registry). An event that cannot happen in the phase it meets
+/// is a broken invariant, and stops the process with a message naming both.
 ///
 /// - A fixed answer is resolved in the registry and handed to the client inside
-///   `startLoading()`, on the thread Foundation called it on: no task, no hop. So
-///   is an answer computed by a synchronous closure, run there in the request's
-///   scope (in flight while it runs, so that the scope's end can still fail it).
+///   `startLoading()`, on the thread Foundation called it on: no task, no hop
+///   (``resolvedInline()``). So is an answer computed by a synchronous closure,
+///   run there in the request's scope (in flight while it runs, so that the
+///   scope's end can still fail it: ``inlineAnswerDropped(at:for:)``).
 /// - A delayed, computed or streamed answer is produced by a Swift task started
-///   there, as ``ClientCall``s: the response, pieces of its body as a stream plays,
-///   the finish or the failure. Each is queued and taken to that thread (see
-///   ``ClientThread``), where it is made only while loading was not stopped. The
-///   request is settled (leaves its scope's in-flight list) the moment its last
-///   call is produced.
+///   there (``answersLater(at:for:)``, ``producerStarted(_:)``), as ``ClientCall``s:
+///   the response, pieces of its body as a stream plays, the finish or the
+///   failure (``produced(_:)``). Each is queued and taken to that thread (see
+///   ``ClientThread``), where it is made only while loading was not stopped
+///   (``clientThreadTurn(from:)``). The request is settled (leaves its scope's
+///   in-flight list) the moment its last call is produced.
 /// - Where Foundation keeps only the last piece of a body (`data(for:)` and
 ///   completion handlers on Linux, see ``ChunkRetention``), the pieces wait in the
 ///   queue and are delivered joined, with the finish.
 /// - A suspend keeps the calls queued; the next `startLoading()` makes them. A
 ///   cancel ends the delivery: the producing task is cancelled, the request leaves
-///   its scope's in-flight list, and nothing reaches the client again.
-/// - The scope ending first fails the request through ``abandon(with:)`` (see
+///   its scope's in-flight list, and nothing reaches the client again
+///   (``stopLoading(isCancel:)``).
+/// - The scope ending first fails the request through ``abandoned(with:)`` (see
 ///   ``PendingAnswer``), after whatever part of a stream was produced. Whichever
 ///   removes the request from the in-flight list, the producing task or the
 ///   scope's end, decides how it ends: calls produced too late are dropped, and an
 ///   answer produced in time is never replaced by a failure.
-final class Delivery: PendingAnswer {
+///
+/// `startLoading()` and `stopLoading()` never overlap (Foundation calls both on
+/// one thread, the protocol's own state relies on it), and resolving runs inside
+/// `startLoading()`: so neither comes while the request is resolved or its
+/// producing task is being stored. The producing task, the scope's end and (on a
+/// queue of the delivery's own) the client thread come from other threads, at any
+/// time.
+struct Delivery {
     /// Where the delivery is.
     enum Phase {
         /// Created; `startLoading()` was not called yet.
         case idle
-        /// `startLoading()` is resolving the request in the registry.
+        /// `startLoading()` is resolving the request in the registry (and running
+        /// an inline closure, or following redirects); it looks at the phase again
+        /// when it is done.
         case resolving
-        /// A Swift task (`nil` for the instant before it is stored) is producing the
-        /// answer; the state's `ready` holds the calls it produced that the client
-        /// thread has not made yet.
-        case producing(Task<Void, Never>?)
-        /// Every call was produced, the last one last; the state's `ready` holds
-        /// those the client thread has not made yet.
+        /// The scope's end took the request while `startLoading()` ran its inline
+        /// closure, and is failing it: the failure is made on `ClientThread` when
+        /// it comes. (The scope's end takes its requests under the registry's lock
+        /// and fails them after, so `startLoading()` may learn that the answer was
+        /// dropped before the failure arrives.)
+        case awaitingFailure(ClientThread)
+        /// A Swift task was started to produce the answer, to be made on
+        /// `ClientThread`; `startLoading()` has not stored it yet. It may already
+        /// have produced calls.
+        case starting(ClientThread)
+        /// The Swift task is producing the answer, to be made on `ClientThread`;
+        /// `ready` holds the calls it produced that the client thread has not
+        /// made yet.
+        case producing(Task<Void, Never>, ClientThread)
+        /// Every call was produced, the last one last (or the scope's end queued
+        /// its failure); `ready` holds those the client thread has not made yet.
         case produced
         /// The last call was made, or the request was cancelled: nothing more
         /// reaches the client.
         case finished
     }
 
-    fileprivate struct State {
-        var phase = Phase.idle
-        /// The calls produced that the client thread has not made yet, in order.
-        /// Kept out of `phase` so that appending is done in place: a stream of
-        /// many pieces queues each in constant time, not by copying those before.
-        var ready: [ClientCall] = []
-        /// How many of `ready` are pieces of a body.
-        var readyPieces = 0
-        /// Whether loading runs: between `startLoading()` and `stopLoading()`.
-        var isLoading = false
-        /// Where late calls are made, recorded by `startLoading()` before any
-        /// late call is produced.
-        var clientThread: ClientThread?
-        /// The protocol late calls are made from, held weakly: Foundation owns it
-        /// until its task completes.
-        weak var urlProtocol: StubURLProtocol?
-        /// Whether the client keeps every piece of a body; `nil` until a stream
-        /// asks.
-        var keepsEveryChunk: Bool?
-    }
+    /// Where the delivery is.
+    private(set) var phase = Phase.idle
+    /// The calls produced that the client thread has not made yet, in order.
+    /// Kept out of `phase` so that appending is done in place: a stream of many
+    /// pieces queues each in constant time, not by copying those before.
+    private(set) var ready: [ClientCall] = []
+    /// How many of `ready` are pieces of a body.
+    private var readyPieces = 0
+    /// Whether loading runs: between `startLoading()` and `stopLoading()`.
+    private(set) var isLoading = false
+    /// The protocol late calls are made from, recorded with the client thread and
+    /// held weakly: Foundation owns it until its task completes.
+    private weak var urlProtocol: StubURLProtocol?
+    /// Whether the client keeps every piece of a body; `nil` until a stream asks.
+    private(set) var keepsEveryChunk: Bool?
 
-    private let state = Locked(State())
-    /// The scope the request was resumed in, `nil` outside any.
-    let scope: StubScope?
+    // MARK: Events on the client thread, from startLoading()
 
-    init(scope: StubScope?) {
-        self.scope = scope
-    }
-
-    /// What `startLoading()` does after the state changed.
-    private enum StartAction {
+    /// What to do after `startLoading()`.
+    enum StartAction {
+        /// Resolve the request: this is the first `startLoading()`.
         case resolve
-        case deliverReady
-        case wait
+        /// Make the calls that are ready (after a suspend, or when Foundation calls
+        /// again on Linux).
+        case makeReady
+        /// Nothing: nothing can be ready yet, or nothing more reaches the client.
+        case none
     }
 
-    /// Starts loading, on the thread Foundation called `startLoading()` on: resolves
-    /// the request and answers it there, or starts producing a late answer, or
-    /// (after a suspend, or when Foundation calls again on Linux) makes the calls
-    /// that are ready.
-    func start(_ urlProtocol: StubURLProtocol) {
-        let action = state.withLock { state -> StartAction in
-            state.isLoading = true
-            switch state.phase {
-            case .idle:
-                state.phase = .resolving
-                return .resolve
-            case .producing, .produced:
-                return .deliverReady
-            case .resolving, .finished:
-                return .wait
-            }
-        }
-        switch action {
-        case .resolve:
-            resolve(for: urlProtocol)
-        case .deliverReady:
-            deliverReady(from: urlProtocol)
-        case .wait:
-            break
+    /// `startLoading()` was called: loading runs.
+    mutating func startLoading() -> StartAction {
+        switch phase {
+        case .idle:
+            isLoading = true
+            phase = .resolving
+            return .resolve
+        case .producing, .produced:
+            isLoading = true
+            return .makeReady
+        case .awaitingFailure, .finished:
+            isLoading = true
+            return .none
+        case .resolving, .starting:
+            impossible("startLoading()")
         }
     }
 
-    /// Resolves the request in the registry (and, on Linux, the hops of the
-    /// redirects it gets) and answers it, or starts producing a late answer.
-    private func resolve(for urlProtocol: StubURLProtocol) {
-        let request = urlProtocol.request
-        var follower = RedirectFollower(scope: scope, isFollowing: Self.followsRedirects)
-        var resolution = StubRegistry.shared.resolve(request, body: RequestBody.read(from: request), scope: scope, pending: self)
-        while true {
-            if case let .computeInline(respond, exchange) = resolution {
-                guard let computed = StubRegistry.Resolution.computedInline(respond, for: exchange, in: scope, pending: self) else {
-                    // The scope ended while the closure ran: its failure is ready.
-                    deliverReady(from: urlProtocol)
-                    return
-                }
-                resolution = computed
-            }
-            guard var answer = Answer(immediately: resolution) else { break }
-            if let hop = follower.next(after: &answer, pending: self) {
-                resolution = hop
-                continue
-            }
-            // Not in flight, so no scope end can race: deliver before returning.
-            state.withLock { $0.phase = .finished }
-            deliver(answer, from: urlProtocol)
-            return
-        }
-        produceLater(resolution, following: follower, for: urlProtocol)
+    /// `startLoading()` resolved the request to an answer it delivers at once, not
+    /// in flight, so that no scope's end can race it: nothing more comes.
+    mutating func resolvedInline() {
+        guard case .resolving = phase else { impossible("resolvedInline()") }
+        phase = .finished
     }
 
-    /// Whether redirects are followed inside the scope: on Linux, where
-    /// Foundation's `wasRedirectedTo` stops the process. On Apple platforms
-    /// Foundation follows them, asking the session's delegate.
-    private static var followsRedirects: Bool {
-        #if canImport(FoundationNetworking)
-        true
-        #else
-        false
-        #endif
+    /// What to do after the scope's end took a request answered inline.
+    enum DroppedAction {
+        /// Make the calls that are ready: the scope's failure.
+        case makeReady
+        /// Nothing yet: the failure is made on the client thread when it comes.
+        case none
     }
 
-    /// Starts the task that produces a delayed, computed or streamed answer.
-    private func produceLater(_ resolution: StubRegistry.Resolution, following follower: RedirectFollower, for urlProtocol: StubURLProtocol) {
-        let clientThread = ClientThread.current(task: urlProtocol.task)
-        let isStillResolving = state.withLock { state -> Bool in
-            state.clientThread = clientThread
-            state.urlProtocol = urlProtocol
-            guard case .resolving = state.phase else { return false }
-            state.phase = .producing(nil)
-            return true
-        }
-        guard isStillResolving else {
-            // The scope ended while the request was resolved: its failure is ready.
-            deliverReady(from: urlProtocol)
-            return
-        }
-        let work = Task { [self] in await produce(resolution, following: follower) }
-        let isStored = state.withLock { state -> Bool in
-            guard case .producing(nil) = state.phase else { return false }
-            state.phase = .producing(work)
-            return true
-        }
-        if !isStored {
-            // Produced already, or failed by the scope's end before the task was
-            // stored: nobody else cancels it. From another thread (see stop(isCancel:)).
-            Task.detached { work.cancel() }
+    /// `startLoading()` ran the request's inline closure, but the scope ended
+    /// meanwhile and took the request, so its answer was dropped: the scope's
+    /// failure is made instead, on `clientThread`, from `urlProtocol`.
+    mutating func inlineAnswerDropped(at clientThread: ClientThread, for urlProtocol: StubURLProtocol) -> DroppedAction {
+        switch phase {
+        case .resolving:
+            self.urlProtocol = urlProtocol
+            phase = .awaitingFailure(clientThread)
+            return .none
+        case .produced:
+            // The failure came first; startLoading() is still on the client thread.
+            self.urlProtocol = urlProtocol
+            return .makeReady
+        case .idle, .awaitingFailure, .starting, .producing, .finished:
+            impossible("inlineAnswerDropped(at:for:)")
         }
     }
 
-    /// Produces the answer's client calls, on the producing task.
-    private func produce(_ resolution: StubRegistry.Resolution, following follower: RedirectFollower) async {
-        var follower = follower
-        // Settled when produced, not when the client thread makes the calls.
-        guard let answer = await follower.produce(resolution, for: self) else { return }
-        guard case let .stream(_, playback) = answer else {
-            enqueue(answer.calls)
-            return
+    /// What to do after the request resolved to a late answer.
+    enum LateAction {
+        /// Start the Swift task that produces the answer.
+        case startProducer
+        /// Make the calls that are ready: the scope ended while the request was
+        /// resolved, and its failure is queued.
+        case makeReady
+    }
+
+    /// `startLoading()` resolved the request to a delayed, computed or streamed
+    /// answer, to be made on `clientThread`, from `urlProtocol`.
+    mutating func answersLater(at clientThread: ClientThread, for urlProtocol: StubURLProtocol) -> LateAction {
+        switch phase {
+        case .resolving:
+            self.urlProtocol = urlProtocol
+            phase = .starting(clientThread)
+            return .startProducer
+        case .produced:
+            self.urlProtocol = urlProtocol
+            return .makeReady
+        case .idle, .awaitingFailure, .starting, .producing, .finished:
+            impossible("answersLater(at:for:)")
         }
-        guard enqueue(answer.calls) else { return }
-        guard let end = await playback.play(into: { [self] piece in enqueue([.load(piece)]) }) else { return }
-        // When the scope ended first, its failure comes through abandon(with:).
-        guard StubRegistry.shared.settle(self, in: scope) else { return }
-        switch end {
+    }
+
+    /// What to do with the producing task `startLoading()` just started.
+    enum ProducerAction {
+        /// Nothing: it is stored, to be cancelled by a cancel or the scope's end.
+        case none
+        /// Cancel it: it produced every call already, or the scope's end failed
+        /// the request before it was stored, and nobody else will.
+        case cancel
+    }
+
+    /// `startLoading()` started `producer`, the task producing the answer.
+    mutating func producerStarted(_ producer: Task<Void, Never>) -> ProducerAction {
+        switch phase {
+        case let .starting(clientThread):
+            phase = .producing(producer, clientThread)
+            return .none
+        case .produced, .finished:
+            return .cancel
+        case .idle, .resolving, .awaitingFailure, .producing:
+            impossible("producerStarted(_:)")
+        }
+    }
+
+    // MARK: Events from the producing task and the scope's end
+
+    /// What to do with calls the producing task produced.
+    enum ProducedAction {
+        /// They are queued: have the client thread make the ready calls.
+        case schedule(ClientThread)
+        /// They are queued, with nothing to make yet: loading is stopped, or only
+        /// pieces of a body wait, for a client that takes them joined with the
+        /// finish.
+        case hold
+        /// They are dropped, and the producing task stops: the scope's end failed
+        /// the request first, or it was cancelled.
+        case drop
+    }
+
+    /// The producing task produced `calls` (the last of them last, if it is).
+    mutating func produced(_ calls: [ClientCall]) -> ProducedAction {
+        let clientThread: ClientThread
+        switch phase {
+        case let .starting(thread), let .producing(_, thread):
+            clientThread = thread
+        case .produced, .finished:
+            return .drop
+        case .idle, .resolving, .awaitingFailure:
+            impossible("produced(_:)")
+        }
+        append(calls)
+        if calls.last?.isLast == true {
+            phase = .produced
+        } else if keepsEveryChunk == false, ready.count == readyPieces {
+            // Only pieces wait: no trip to the client thread until the finish.
+            return .hold
+        }
+        return isLoading ? .schedule(clientThread) : .hold
+    }
+
+    /// What to do after the scope's end failed the request.
+    enum AbandonAction {
+        /// Nothing: `startLoading()`, still resolving, makes the failure, or the
+        /// delivery ended already.
+        case none
+        /// Have the client thread make the failure (`nil`: loading is stopped,
+        /// the next `startLoading()` makes it), and hand the producing task, if
+        /// one was stored, to the registry to cancel.
+        case fail(scheduleOn: ClientThread?, producer: Task<Void, Never>?)
+    }
+
+    /// The request's scope ended first and failed it with `error`, after the calls
+    /// already produced.
+    mutating func abandoned(with error: URLError) -> AbandonAction {
+        let clientThread: ClientThread
+        let producer: Task<Void, Never>?
+        switch phase {
+        case .resolving:
+            phase = .produced
+            append([.fail(error)])
+            return .none
+        case let .awaitingFailure(thread), let .starting(thread):
+            (clientThread, producer) = (thread, nil)
+        case let .producing(task, thread):
+            (clientThread, producer) = (thread, task)
         case .finished:
-            enqueue([.finish])
-        case let .failed(error):
-            enqueue([.fail(error)])
+            // A cancel ended it while the scope's end was taking it.
+            return .none
+        case .idle, .produced:
+            // Only a request in flight is abandoned, and a produced one was
+            // settled by its producer or abandoned already.
+            impossible("abandoned(with:)")
         }
+        phase = .produced
+        append([.fail(error)])
+        return .fail(scheduleOn: isLoading ? clientThread : nil, producer: producer)
     }
 
-    /// Queues `calls` for the client thread unless the last call was queued
-    /// already, and has them made there if loading runs; returns whether they were
-    /// queued.
-    @discardableResult
-    private func enqueue(_ calls: [ClientCall]) -> Bool {
-        let queued = state.withLock { state -> ClientThread?? in
-            guard case .producing = state.phase else { return nil }
-            state.append(calls)
-            if calls.last?.isLast == true {
-                state.phase = .produced
-            } else if state.keepsEveryChunk == false, state.ready.count == state.readyPieces {
-                // Only pieces wait, for a client that takes them joined with the
-                // finish: nothing to make until then, so no trip to the client thread.
-                return .some(nil)
-            }
-            return .some(state.isLoading ? state.clientThread : nil)
-        }
-        guard let queued else { return false }
-        queued?.schedule { [self] in deliverReady(from: nil) }
-        return true
-    }
-
-    /// Fails the request with `error` because its scope ended first, after the
-    /// calls already produced, and returns the task producing its answer for the
-    /// registry to cancel once every request of the scope has been failed. Called
-    /// by the registry, outside its lock.
-    func abandon(with error: URLError) -> Task<Void, Never>? {
-        let abandoned = state.withLock { state -> (ClientThread?, Task<Void, Never>?)? in
-            switch state.phase {
-            case .resolving:
-                // startLoading() is still in produceLater() or running an inline
-                // closure: it delivers.
-                state.phase = .produced
-                state.append([.fail(error)])
-                return nil
-            case let .producing(work):
-                state.phase = .produced
-                state.append([.fail(error)])
-                return (state.isLoading ? state.clientThread : nil, work)
-            case .idle, .produced, .finished:
-                return nil
-            }
-        }
-        guard let (clientThread, work) = abandoned else { return nil }
-        clientThread?.schedule { [self] in deliverReady(from: nil) }
-        return work
-    }
+    // MARK: Events on the client thread, late
 
     /// What the client thread does with the ready calls.
-    private enum Step {
-        /// Nothing: none are ready, or loading is stopped.
+    enum TurnAction {
+        /// Nothing: none are ready, loading is stopped, or the delivery ended.
         case none
-        /// Ask Foundation whether the client keeps every piece of a body, then look again.
-        case ask(URLSessionTask?)
-        /// Make these calls.
-        case make([ClientCall], StubURLProtocol?)
+        /// Ask Foundation whether the client of `urlProtocol`'s task keeps every
+        /// piece of a body (``ChunkRetention``), then take a turn again.
+        case askChunkRetention(StubURLProtocol?)
+        /// Make these calls from `urlProtocol`.
+        case make([ClientCall], StubURLProtocol)
     }
 
-    /// Makes the calls that are ready, on the client thread, unless loading was
-    /// stopped; `urlProtocol` is `nil` when the calls come late.
-    private func deliverReady(from urlProtocol: StubURLProtocol?) {
-        while true {
-            let step = state.withLock { state -> Step in
-                guard state.isLoading else { return .none }
-                let keeps = state.keepsEveryChunk
-                switch state.phase {
-                case .producing:
-                    guard let keeps else {
-                        // Only a stream queues a piece of a body before its last call.
-                        guard state.readyPieces == 0 else { return .ask(state.urlProtocol?.task) }
-                        return .make(state.takeReady(), urlProtocol ?? state.urlProtocol)
-                    }
-                    // Where the client keeps only one piece, pieces wait for the finish.
-                    let now = keeps ? state.takeReady() : state.takeReadyBeforeFirstPiece()
-                    return .make(now, urlProtocol ?? state.urlProtocol)
-                case .produced:
-                    if keeps == nil, state.readyPieces > 1 {
-                        return .ask(state.urlProtocol?.task)
-                    }
-                    state.phase = .finished
-                    let ready = state.takeReady()
-                    return .make(keeps == false ? ready.joiningPieces() : ready, urlProtocol ?? state.urlProtocol)
-                case .idle, .resolving, .finished:
-                    return .none
-                }
+    /// The client thread takes the ready calls, from `urlProtocol` (`nil` when
+    /// they come late: the one recorded with the client thread).
+    mutating func clientThreadTurn(from urlProtocol: StubURLProtocol?) -> TurnAction {
+        switch phase {
+        case .starting, .producing, .produced:
+            break
+        case .finished:
+            return .none
+        case .idle, .resolving, .awaitingFailure:
+            impossible("clientThreadTurn(from:)")
+        }
+        guard isLoading else { return .none }
+        let urlProtocol = urlProtocol ?? self.urlProtocol
+        let calls: [ClientCall]
+        if case .produced = phase {
+            if keepsEveryChunk == nil, readyPieces > 1 {
+                return .askChunkRetention(urlProtocol)
             }
-            switch step {
-            case .none:
-                return
-            case let .ask(task):
-                // On the client thread, where Foundation's task registry may be read.
-                let keeps = ChunkRetention.keepsEveryChunk(of: task)
-                state.withLock { $0.keepsEveryChunk = keeps }
-            case let .make(calls, urlProtocol):
-                if let urlProtocol, !calls.isEmpty {
-                    deliver(calls, from: urlProtocol)
-                }
-                return
-            }
+            phase = .finished
+            calls = keepsEveryChunk == false ? takeReady().joiningPieces() : takeReady()
+        } else if let keepsEveryChunk {
+            // Where the client keeps only one piece, pieces wait for the finish.
+            calls = keepsEveryChunk ? takeReady() : takeReadyBeforeFirstPiece()
+        } else if readyPieces == 0 {
+            calls = takeReady()
+        } else {
+            // Only a stream queues a piece of a body before its last call.
+            return .askChunkRetention(urlProtocol)
+        }
+        guard let urlProtocol, !calls.isEmpty else { return .none }
+        return .make(calls, urlProtocol)
+    }
+
+    /// Foundation answered whether the client keeps every piece of a body.
+    mutating func learnedChunkRetention(keepsEveryChunk: Bool) {
+        switch phase {
+        case .starting, .producing, .produced, .finished:
+            self.keepsEveryChunk = keepsEveryChunk
+        case .idle, .resolving, .awaitingFailure:
+            impossible("learnedChunkRetention(keepsEveryChunk:)")
         }
     }
 
-    /// Stops loading, on the client thread: a suspend leaves the ready calls to the
-    /// next `startLoading()`; a cancel ends the delivery and cancels the producing
-    /// task.
-    ///
-    /// The task is cancelled from another thread: cancelling runs its cancellation
-    /// handlers at once, and one of them (a computed response awaiting a request of
-    /// its own) may wait for the very thread this runs on.
-    func stop(isCancel: Bool) {
-        // `nil` unless the request was still waiting: then its producing task.
-        let cancelled = state.withLock { state -> Task<Void, Never>?? in
-            state.isLoading = false
-            guard isCancel else { return nil }
-            switch state.phase {
-            case let .producing(work):
-                state.phase = .finished
-                state.ready = []
-                return .some(work)
-            case .idle, .resolving, .produced:
-                // A produced answer is settled already: by its producer, or by the
-                // scope's end that failed it.
-                state.phase = .finished
-                return nil
-            case .finished:
-                return nil
-            }
+    /// What to do after `stopLoading()`.
+    enum StopAction {
+        /// Nothing more.
+        case none
+        /// Cancel the producing task (from another thread, see
+        /// ``DeliveryDriver/stop(isCancel:)``) and settle the request in the registry.
+        case cancelAndSettle(Task<Void, Never>)
+    }
+
+    /// `stopLoading()` was called: for a suspend (`isCancel` false) loading stops
+    /// and the ready calls wait for the next `startLoading()`; a cancel ends the
+    /// delivery.
+    mutating func stopLoading(isCancel: Bool) -> StopAction {
+        let producer: Task<Void, Never>?
+        switch phase {
+        case let .producing(task, _):
+            producer = task
+        case .awaitingFailure, .produced:
+            // Settled already: by the producer, or by the scope's end that took it.
+            producer = nil
+        case .finished:
+            isLoading = false
+            return .none
+        case .idle, .resolving, .starting:
+            impossible(isCancel ? "stopLoading() for a cancel" : "stopLoading() for a suspend")
         }
-        guard let cancelled else { return }
-        if let work = cancelled {
-            Task.detached { work.cancel() }
-        }
-        StubRegistry.shared.settle(self, in: scope)
+        isLoading = false
+        guard isCancel else { return .none }
+        phase = .finished
+        ready = []
+        readyPieces = 0
+        return producer.map(StopAction.cancelAndSettle) ?? .none
     }
 
-    /// Hands `answer` to the client (the request was settled when it was resolved).
-    private func deliver(_ answer: Answer, from urlProtocol: StubURLProtocol) {
-        guard let client = urlProtocol.client, Self.isListening(urlProtocol) else { return }
-        answer.deliver(to: client, from: urlProtocol)
-    }
+    // MARK: The queue of ready calls
 
-    /// Makes `calls` on the client.
-    private func deliver(_ calls: [ClientCall], from urlProtocol: StubURLProtocol) {
-        guard let client = urlProtocol.client, Self.isListening(urlProtocol) else { return }
-        for call in calls {
-            call.make(to: client, from: urlProtocol)
-        }
-    }
-
-    /// Whether Foundation still takes client calls for the protocol's task: it
-    /// crashes on calls for a task it has let go.
-    private static func isListening(_ urlProtocol: StubURLProtocol) -> Bool {
-        guard let state = urlProtocol.task?.state else { return true }
-        return state != .canceling && state != .completed
-    }
-}
-
-extension Delivery.State {
     /// Queues `calls` after those ready.
-    mutating func append(_ calls: [ClientCall]) {
+    private mutating func append(_ calls: [ClientCall]) {
         ready.append(contentsOf: calls)
         readyPieces += calls.pieceCount
     }
 
     /// Takes every ready call.
-    mutating func takeReady() -> [ClientCall] {
+    private mutating func takeReady() -> [ClientCall] {
         readyPieces = 0
         defer { ready = [] }
         return ready
     }
 
     /// Takes the ready calls before the first piece of a body.
-    mutating func takeReadyBeforeFirstPiece() -> [ClientCall] {
+    private mutating func takeReadyBeforeFirstPiece() -> [ClientCall] {
         let count = ready.prefix { !$0.isPiece }.count
         guard count > 0 else { return [] }
         defer { ready.removeFirst(count) }
         return Array(ready.prefix(count))
+    }
+
+    /// Stops the process: `event` cannot happen in the current phase, so an
+    /// invariant the delivery relies on is broken.
+    private func impossible(_ event: String) -> Never {
+        preconditionFailure("URLStubs: a delivery got \(event) in phase \(phase), which cannot happen")
+    }
+}
+
+extension Delivery.Phase: CustomStringConvertible {
+    /// The phase's name, for the message of an impossible transition.
+    var description: String {
+        switch self {
+        case .idle: "idle"
+        case .resolving: "resolving"
+        case .awaitingFailure: "awaitingFailure"
+        case .starting: "starting"
+        case .producing: "producing"
+        case .produced: "produced"
+        case .finished: "finished"
+        }
     }
 }
 

@@ -11,7 +11,7 @@ import Foundation
 /// request no stub matches fails with a `URLError` that says why.
 ///
 /// It holds Foundation's hooks and little else; one request's path reads in
-/// `Delivery`:
+/// `Delivery` (what happens when) and `DeliveryDriver` (how it is done):
 /// - ``canInit(with:)`` returns `true` at once; it takes no lock and reads nothing.
 /// - The scope a request belongs to is the one current where its task was first
 ///   resumed: recorded on the task (`TaskScopes`) by the `resume` hook on Apple
@@ -40,7 +40,7 @@ public final class StubURLProtocol: URLProtocol {
         /// nothing to answer, ever.
         case cancelledBeforeStart
         /// `startLoading()` handed the request to its delivery.
-        case started(Delivery)
+        case started(DeliveryDriver)
     }
 
     /// Returns `true`: a stubbed session answers every request from stubs.
@@ -118,7 +118,7 @@ public final class StubURLProtocol: URLProtocol {
             fail(FailureMessages.ambiguousTask(request, taskClass: String(describing: type(of: task))))
             return
         }
-        let delivery = Delivery(scope: scope)
+        let delivery = DeliveryDriver(scope: scope)
         loading = .started(delivery)
         delivery.start(self)
     }

@@ -23,7 +23,7 @@ import Foundation
 /// The task is a ``ProbeTask`` whose state the test sets. A cancel is a
 /// `stopLoading()` while the task is not suspended, which is how the protocol
 /// tells it from a suspend. Foundation marks a cancelled task `.canceling` first,
-/// and `Delivery.deliver` then skips it; here the task stays `.running`, so that
+/// and `DeliveryDriver.deliver` then skips it; here the task stays `.running`, so that
 /// the state machine's own guards are tested alone (the task-state check has
 /// tests of its own).
 final class ProtocolHarness: Sendable {
