@@ -70,14 +70,15 @@ struct RequestTimeout {
     /// Runs `operation` until it finishes or the request times out, whichever comes
     /// first (the loser is cancelled); `nil` when the calling task is cancelled first.
     func race<Value: Sendable>(_ operation: @escaping @Sendable () async throws -> Value) async -> RaceEnd<Result<Value, any Error>>? {
-        guard let remaining else {
+        guard let interval else {
             let result = await Result { try await operation() }
             return Task.isCancelled ? nil : .finished(result)
         }
         let clock = exchange.clock
+        let deadline = exchange.startedAt + interval
         let end = await withTaskGroup(of: RaceEnd<Result<Value, any Error>>?.self) { group in
             group.addTask { .finished(await Result { try await operation() }) }
-            group.addTask { await clock.watch(remaining) ? .timedOut : nil }
+            group.addTask { await clock.watch(deadline) ? .timedOut : nil }
             let first = await group.next() ?? nil
             group.cancelAll()
             return first
@@ -100,9 +101,9 @@ struct RequestTimeout {
             group.addTask { .finished(await operation()) }
             group.addTask {
                 while true {
-                    let idle = clock.elapsed() - lastActivity()
-                    guard idle < interval else { return .timedOut }
-                    guard await clock.watch(interval - idle) else { return nil }
+                    let deadline = lastActivity() + interval
+                    guard clock.elapsed() < deadline else { return .timedOut }
+                    guard await clock.watch(deadline) else { return nil }
                 }
             }
             let first = await group.next() ?? nil

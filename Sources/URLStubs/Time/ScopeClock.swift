@@ -7,11 +7,14 @@
 final class ScopeClock: Sendable {
     /// Waits `duration` on the clock; `false` when the waiting task is cancelled first.
     let sleep: @Sendable (Duration) async -> Bool
-    /// Waits `duration` on the clock, as ``sleep`` does, for a request's timeout
-    /// watched while the request waits on something else: on a ``ManualClock`` it
-    /// is not counted as a sleeper, so that a test waiting for sleepers sees the
-    /// wait the request is in, not its timeout.
-    let watch: @Sendable (Duration) async -> Bool
+    /// Waits until the clock reads `until` since the scope opened (at once when it
+    /// already does), for a request's timeout watched while the request waits on
+    /// something else; `false` when the waiting task is cancelled first. On a
+    /// ``ManualClock`` it is not counted as a sleeper, so that a test waiting for
+    /// sleepers sees the wait the request is in, not its timeout; and its deadline
+    /// is that instant, not a duration from when the wait began, so that an advance
+    /// made before the watch begins still ends it.
+    let watch: @Sendable (_ until: Duration) async -> Bool
     /// How much time the clock says has passed since the scope opened.
     let elapsed: @Sendable () -> Duration
     /// Whether this is the continuous clock the scope uses by default.
@@ -23,8 +26,14 @@ final class ScopeClock: Sendable {
     static func continuous() -> ScopeClock {
         let clock = ContinuousClock()
         let start = clock.now
-        let sleep: @Sendable (Duration) async -> Bool = { await sleepUnlessCancelled(for: $0) }
-        return ScopeClock(sleep: sleep, watch: sleep, elapsed: { start.duration(to: clock.now) }, isContinuous: true, base: clock)
+        let elapsed: @Sendable () -> Duration = { start.duration(to: clock.now) }
+        return ScopeClock(
+            sleep: { await sleepUnlessCancelled(for: $0) },
+            watch: { await sleepUnlessCancelled(for: $0 - elapsed()) },
+            elapsed: elapsed,
+            isContinuous: true,
+            base: clock
+        )
     }
 
     /// `clock`, as given to a scope.
@@ -34,10 +43,24 @@ final class ScopeClock: Sendable {
         }
         let start = clock.now
         let manual = clock as? ManualClock
+        let elapsed: @Sendable () -> Duration = { start.duration(to: clock.now) }
+        let watch: @Sendable (Duration) async -> Bool
+        if let manual, let manualStart = start as? ManualClock.Instant {
+            watch = { until in
+                do {
+                    try await manual.sleep(until: manualStart.advanced(by: until), isCounted: false)
+                    return !Task.isCancelled
+                } catch {
+                    return false
+                }
+            }
+        } else {
+            watch = { await sleepInSteps(for: $0 - elapsed(), on: clock, isCounted: false, manual: nil) }
+        }
         return ScopeClock(
             sleep: { await sleepInSteps(for: $0, on: clock, isCounted: true, manual: manual) },
-            watch: { await sleepInSteps(for: $0, on: clock, isCounted: false, manual: manual) },
-            elapsed: { start.duration(to: clock.now) },
+            watch: watch,
+            elapsed: elapsed,
             isContinuous: false,
             base: clock
         )

@@ -131,6 +131,19 @@ struct ScopeClockTests {
         }
     }
 
+    @Test("a watched timeout ends at its instant on the manual clock, even when the clock passed that instant before the watch began")
+    func watchEndsAtAnInstant() async {
+        let manual = ManualClock()
+        let clock = ScopeClock.given(manual)
+        await manual.advance(by: .seconds(10))
+        // Begun after the advance: it ends at once, not 10 s after the advance.
+        #expect(await clock.watch(.seconds(10)))
+        let watching = Task { await clock.watch(.seconds(15)) }
+        await manual.advance(by: .seconds(5))
+        #expect(await watching.value)
+        #expect(manual.sleeperCount == 0)
+    }
+
     @Test("stream intervals run on the manual clock, and a stalled stream times out idle after its last chunk")
     func streamsOnTheManualClock() async throws {
         let clock = ManualClock()
