@@ -3,18 +3,20 @@ import FoundationNetworking
 #endif
 import Foundation
 
-/// Foundation's floor for failing requests that wait for a late answer: what
-/// URLStubs must do when a scope ends, done by a URL protocol that does nothing
-/// else, timed like ``ScopeEndInFlight``.
+/// A reference for failing requests that wait for a late answer: the way URLStubs
+/// failed them when a scope ended until it performed late answers on the task's
+/// work queue directly, done by a URL protocol that does nothing else, timed like
+/// ``ScopeEndInFlight``.
 ///
-/// On Linux a URL protocol must call its client on the task's work queue, and the
-/// only way back onto it after `startLoading()` returned is the task's `resume()`,
-/// which makes Foundation call `startLoading()` again there (see URLStubs'
-/// `ClientThread`). ``ParkingURLProtocol`` parks every request in its first
-/// `startLoading()`, and fails it in the second; the parked requests are failed by
-/// calling `resume()` on each task, one after another, from one task, as the scope's
-/// end does. Apple platforms deliver late answers on the client thread's run loop
-/// instead, so there the floor is not measured.
+/// On Linux a URL protocol must call its client on the task's work queue. This one
+/// gets back onto it after `startLoading()` returned through the task's
+/// `resume()`, which makes Foundation call `startLoading()` again there: public API
+/// only, one `DispatchQueue.sync` per request. ``ParkingURLProtocol`` parks every
+/// request in its first `startLoading()`, and fails it in the second; the parked
+/// requests are failed by calling `resume()` on each task, one after another, from
+/// one task. URLStubs now reads the work queue from Foundation's task and sends
+/// the failures there (`ClientThread`). Apple platforms deliver late answers on the
+/// client thread's run loop instead, so there the reference is not measured.
 enum ResumeFloor {
     /// Starts `count` requests through ``ParkingURLProtocol``, waits until all are
     /// parked, fails them through `resume()`, and returns how each ended, timed from
@@ -54,7 +56,7 @@ enum ResumeFloor {
     }
 
     #if canImport(FoundationNetworking)
-    /// The session of the floor: `.ephemeral`, no URL cache, only the parking protocol.
+    /// The session of the reference: `.ephemeral`, no URL cache, only the parking protocol.
     private static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
@@ -77,7 +79,7 @@ final class ParkingURLProtocol: URLProtocol {
     /// task's work queue, where Foundation calls `startLoading()`.
     private var hasParked = false
 
-    /// Returns `true`: the floor's session answers every request.
+    /// Returns `true`: the reference's session answers every request.
     override class func canInit(with request: URLRequest) -> Bool {
         true
     }

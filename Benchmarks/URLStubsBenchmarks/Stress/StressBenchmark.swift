@@ -25,7 +25,7 @@ struct StressBenchmark {
         var inFlightWrong = 0
         for round in 1...inFlightRounds {
             Progress.log("stress: scope end with \(Format.number(Double(inFlightCount), digits: 0)) in flight, round \(round)/\(inFlightRounds)")
-            // Foundation's floor in the same round, before and after by turns, so
+            // The resume() reference in the same round, before and after by turns, so
             // that drift hits both alike.
             let floorFirst = round.isMultiple(of: 2)
             let floorBefore = floorFirst ? await ResumeFloor.run(count: inFlightCount) : nil
@@ -55,7 +55,7 @@ struct StressBenchmark {
         let p99 = SampleSummary(delays)?.p99 ?? .infinity
         let floorP99 = SampleSummary(floorDelays)?.p99
         if !floorDelays.isEmpty {
-            rows.append(.samples("scope end floor: a bare protocol failing as many parked requests through resume()", unit: "ms", floorDelays, isReference: true))
+            rows.append(.samples("scope end reference: a bare protocol failing as many parked requests through resume()", unit: "ms", floorDelays, isReference: true))
         }
         if !delays.isEmpty {
             let floorRow = floorDelays.isEmpty ? nil : rows.last
@@ -63,10 +63,10 @@ struct StressBenchmark {
         }
         rows.append(.single("scope end: p99 of those", unit: "ms", p99, goal: .valueAtMost(20, "≤ 20 ms")))
         if let floorP99 {
-            rows.append(.single("scope end floor: p99 of the bare protocol's failures", unit: "ms", floorP99))
+            rows.append(.single("scope end reference: p99 of the bare protocol's failures", unit: "ms", floorP99))
         }
         rows += [
-            .single("scope end: requests that did not fail with the scope's error (or, for the floor, with its own)", unit: "count", Double(inFlightWrong), goal: .valueAtMost(0, "= 0")),
+            .single("scope end: requests that did not fail with the scope's error (or, for the reference, with its own)", unit: "count", Double(inFlightWrong), goal: .valueAtMost(0, "= 0")),
             .single("memory: growth over \(count(memoryCancels)) cancels", unit: "MiB", Double(memory.after - memory.before) / 1_048_576, goal: .valueAtMost(1, "≤ 1 MiB")),
             .single("memory: cancels that did not end with URLError(.cancelled)", unit: "count", Double(memory.wrongEndings), goal: .valueAtMost(0, "= 0")),
         ]
@@ -80,7 +80,8 @@ struct StressBenchmark {
                 "Cancel storm: \(storm.children) child process(es) of this executable (\(CancelStorm.childFlag)), run one at a time, \(count(storm.cancels)) cancels in all in \(Format.number(storm.seconds, digits: 1)) s. Each child runs 16 scopes; each request is answered after a random 0-400 µs and cancelled after a random 0-400 µs, half through data(for:), half through completion handlers whose calls are counted. A child whose count of finished cancels (reported every 250 ms when it moved) stops moving for 10 s is killed and counted as a hang; one that exits otherwise than with its counts, as a crash.",
                 "Known cause of hangs on Linux with Foundation 6.3.x: URLSessionTask.cancel() runs inside the Swift task's cancellation handler, holding that task's status lock, and waits for Foundation's work queue, while the work queue, delivering the answer, resumes the same task's continuation and waits for that lock (swift-corelibs-foundation issue #5412, fixed by PR #5417 in Swift 6.4 development snapshots, in no 6.3.x release). Direct answers (scope.data(for:)) do not go through URLSession and cannot meet it.",
                 "Scope end: \(inFlightRounds) round(s) of \(count(inFlightCount)) requests waiting for a 10-minute delay, all in flight (awaited with waitForRequests) before the scope's body returns; each request's failure is timed from that moment. p99: \(Format.number(p99, digits: 1)) ms.",
-                "Scope end floor (Linux): in each round, before or after by turns, a URL protocol of a few lines parks as many data(for:) requests in its first startLoading() and fails them in the next, brought about by calling resume() on each task, one after another, as URLStubs must (a client may only be called on the task's work queue, and resume() is the way back onto it; each resume() waits for that queue). Timed from the first resume(). p99: \(floorP99.map { Format.number($0, digits: 1) + " ms" } ?? "not measured").",
+                "Scope end reference (Linux): in each round, before or after by turns, a URL protocol of a few lines parks as many data(for:) requests in its first startLoading() and fails them in the next, brought about by calling resume() on each task, one after another: the way back onto the task's work queue that public API gives, which URLStubs used until it performed late answers on that queue directly (a client may only be called there; each resume() waits for the queue). Timed from the first resume(). p99: \(floorP99.map { Format.number($0, digits: 1) + " ms" } ?? "not measured").",
+
                 "Memory: RSS after \(count(memoryWarmUp)) warm-up cancels and after \(count(memoryCancels)) more, in scopes of \(CancelMemory.cancelsPerScope) requests (POST, 1 KiB body, answer delayed 10 minutes, cancelled after 200 µs), \(CancelMemory.lanes) scopes at a time. The memory section measures 100,000 scopes.",
             ]
         )
