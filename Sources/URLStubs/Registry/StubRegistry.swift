@@ -48,7 +48,7 @@ final class StubRegistry: Sendable {
     }
 
     /// Opens a new scope inside `parent` (or at the top when `parent` is nil).
-    func openScope(name: String?, parent: StubScope?, location: StubSourceLocation?, clock: ScopeClock? = nil) -> (StubScope, title: String) {
+    func openScope(name: String?, parent: StubScope?, location: StubSourceLocation?, clock: ScopeClock? = nil) -> StubScope {
         StubInterception.prepare()
         return state.withLock { state in
             let scope = StubScope(id: state.nextScopeID)
@@ -61,7 +61,7 @@ final class StubRegistry: Sendable {
             let inherited = parent.flatMap { state.scopes[$0.id] }.map(\.clock).flatMap { $0.isContinuous ? nil : $0 }
             let scopeState = ScopeState(scope: scope, name: name, ancestors: ancestors, location: location, clock: clock ?? inherited ?? .continuous())
             state.scopes[scope.id] = scopeState
-            return (scope, scopeState.title)
+            return scope
         }
     }
 
@@ -99,7 +99,8 @@ final class StubRegistry: Sendable {
         }
         // Messages and errors are built outside the lock (10,000 in flight is 10,000
         // of each), each once; the log then learns the outcomes in one short section.
-        let title = ended.title
+        // The title only for them and the waiters: most scopes end with neither.
+        let title = flights.isEmpty && ended.waiters.isEmpty ? "" : ended.title
         let abandoned = flights.map { flight in
             let message = FaultMessages.noting(FailureMessages.abandoned(flight.request, in: title), seedNote)
             return (flight, message, StubFailure.error(message, url: flight.request.url))

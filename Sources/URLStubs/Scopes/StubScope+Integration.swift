@@ -12,8 +12,14 @@ extension StubScope {
         public let result: Swift.Result<Value, any Error>
         /// The scope the body ran in.
         public let scope: StubScope
-        /// The scope written for messages.
-        public let title: String
+        /// The scope's name and where it was opened, for ``title``.
+        let name: String?
+        let location: StubSourceLocation?
+        /// The scope written for messages; built when asked, as a scope that ends
+        /// with no problem is never written.
+        public var title: String {
+            ScopeMessages.title(of: scope, name: name, location: location)
+        }
         /// Every unmatched request, unmet expectation, unusable stub and abandoned
         /// request of the scope; see ``StubProblem/isWarning``.
         public let problems: [StubProblem]
@@ -39,7 +45,7 @@ extension StubScope {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (StubScope) async throws -> Value
     ) async -> Outcome<Value> {
-        let (scope, title) = StubRegistry.shared.openScope(name: name, parent: current, location: location, clock: clock.map { ScopeClock.given($0) })
+        let scope = StubRegistry.shared.openScope(name: name, parent: current, location: location, clock: clock.map { ScopeClock.given($0) })
         let result: Swift.Result<Value, any Error>
         do {
             result = .success(try await currentBinding.withValue(scope, operation: { try await body(scope) }, isolation: isolation))
@@ -48,13 +54,13 @@ extension StubScope {
         }
         let drift = await StubRegistry.shared.finishLiveChecks(in: scope)
         let ending = StubRegistry.shared.finishScope(scope)
-        return Outcome(result: result, scope: scope, title: title, problems: ending.problems + drift, traffic: ending.traffic, usage: ending.usage, seedNote: ending.seedNote)
+        return Outcome(result: result, scope: scope, name: name, location: location, problems: ending.problems + drift, traffic: ending.traffic, usage: ending.usage, seedNote: ending.seedNote)
     }
 
     /// Opens a new top-level scope that the caller must end with
     /// ``closeDetachedScope(_:)``.
     public static func openDetachedScope(name: String?, location: StubSourceLocation?, clock: (any Clock<Duration>)? = nil) -> StubScope {
-        StubRegistry.shared.openScope(name: name, parent: nil, location: location, clock: clock.map { ScopeClock.given($0) }).0
+        StubRegistry.shared.openScope(name: name, parent: nil, location: location, clock: clock.map { ScopeClock.given($0) })
     }
 
     /// Applies the cassette and seed of `options` to the detached scope `scope`,

@@ -18,7 +18,7 @@ struct PredicateResultsTests {
     @Test("a stub's predicate may read its scope's log and register a stub while its request is resolved; it sees the requests before it, and the stub it registers is there afterwards")
     func stubPredicateUsesTheRegistry() throws {
         let registry = StubRegistry()
-        let (scope, _) = registry.openScope(name: "predicates", parent: nil, location: nil)
+        let scope = registry.openScope(name: "predicates", parent: nil, location: nil)
         #expect(registry.register(.get("https://p.example.com/first"), source: .fixed(.status(204)), expectation: .anyNumber, location: location, in: scope) != nil)
         let seen = Locked<[[String]]>([])
         let location = location
@@ -45,7 +45,7 @@ struct PredicateResultsTests {
     @Test("each predicate met runs at most once per request, and the newest stub whose predicate holds answers")
     func predicatesRunOnce() throws {
         let registry = StubRegistry()
-        let (scope, _) = registry.openScope(name: "once", parent: nil, location: nil)
+        let scope = registry.openScope(name: "once", parent: nil, location: nil)
         let calls = Locked<[String: Int]>([:])
         for (name, holds, status) in [("oldest", true, 201), ("middle", true, 202), ("newest", false, 203)] {
             let pattern = RequestPattern.get("https://once.example.com/x").matching(name) { _ in
@@ -66,7 +66,7 @@ struct PredicateResultsTests {
     @Test("a predicate met twice while a request is matched (one pattern registered for two stubs) runs once")
     func sharedPredicateRunsOnce() throws {
         let registry = StubRegistry()
-        let (scope, _) = registry.openScope(name: "shared", parent: nil, location: nil)
+        let scope = registry.openScope(name: "shared", parent: nil, location: nil)
         let calls = Locked(0)
         let pattern = RequestPattern.predicate("counted") { _ in
             calls.withLock { $0 += 1 }
@@ -84,7 +84,7 @@ struct PredicateResultsTests {
     @Test("when many requests race for a stub with a predicate and a limit of one, exactly one is answered by it: its use is taken in the critical section that decides, after the predicates ran")
     func raceForTheLastUse() throws {
         let registry = StubRegistry()
-        let (scope, _) = registry.openScope(name: "race", parent: nil, location: nil)
+        let scope = registry.openScope(name: "race", parent: nil, location: nil)
         let pattern = RequestPattern.predicate("slow") { _ in
             Thread.sleep(forTimeInterval: 0.001) // Widens the window between the predicate and the claim.
             return true
@@ -105,7 +105,7 @@ struct PredicateResultsTests {
     @Test("the predicate of a pattern waited for, and of an injectFaults call, may read the scope's log while a request is resolved")
     func waiterAndFaultPredicatesUseTheRegistry() async throws {
         let registry = StubRegistry()
-        let (scope, _) = registry.openScope(name: "waiting", parent: nil, location: nil)
+        let scope = registry.openScope(name: "waiting", parent: nil, location: nil)
         #expect(registry.register(.anyRequest, source: .fixed(.status(204)), expectation: .anyNumber, location: location, in: scope) != nil)
         let faultPattern = RequestPattern.predicate("reads the log, fails /fail") { request in
             _ = registry.requests(in: scope)

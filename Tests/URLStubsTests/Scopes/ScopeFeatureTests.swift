@@ -15,7 +15,7 @@ struct ScopeFeatureTests {
     func plainScopeHasNoFeature() throws {
         try #require(!LiveCheck.isOnForRun) // Drift checks turned on for the run attach to every scope.
         let registry = StubRegistry()
-        let (scope, _) = registry.openScope(name: "plain", parent: nil, location: nil)
+        let scope = registry.openScope(name: "plain", parent: nil, location: nil)
         #expect(registry.register(.get("https://plain.example.com/x"), source: .fixed(.status(204)), expectation: .anyNumber, location: location, in: scope) != nil)
         _ = registry.resolve(URLRequest(url: URL(string: "https://plain.example.com/x")!), body: nil, scope: scope, pending: Unabandoned())
         _ = registry.resolve(URLRequest(url: URL(string: "https://plain.example.com/y")!), body: nil, scope: scope, pending: Unabandoned())
@@ -26,7 +26,7 @@ struct ScopeFeatureTests {
     @Test("injectFaults and shuffleResponseOrder attach one faults feature between them; a cassette and drift checks one recording feature between them")
     func featuresAttachOnce() {
         let registry = StubRegistry()
-        let (scope, _) = registry.openScope(name: "featured", parent: nil, location: nil)
+        let scope = registry.openScope(name: "featured", parent: nil, location: nil)
         registry.add(.faults(FaultRule(pattern: .anyRequest, rate: 0, faults: [], latency: .zero, location: location)), seed: 7, to: scope)
         registry.add(.order(ResponseOrderRule(pattern: .anyRequest, spacing: .milliseconds(1), positions: 2, location: location)), seed: 7, to: scope)
         #expect(features(of: scope, in: registry) == ["ScopeFaults"])

@@ -86,7 +86,8 @@ struct ScopeLifecycleTests {
     @Test("a scope's end takes, fails and reports exactly the requests still in flight: one settled first is not reported, and one whose answer comes after the end cannot settle, so its answer is dropped")
     func scopeEndAndSettlingDecideOnce() {
         let registry = StubRegistry()
-        let (scope, title) = registry.openScope(name: "settling", parent: nil, location: nil)
+        let scope = registry.openScope(name: "settling", parent: nil, location: nil)
+        let title = ScopeMessages.title(of: scope, name: "settling", location: nil)
         let location = StubSourceLocation(fileID: Self.file, filePath: #filePath, line: #line, column: #column)
         let url = "https://settle.example.com/slow"
         #expect(registry.register(.get(url), source: .fixed(.status(200).delayed(by: .seconds(3_600))), expectation: .anyNumber, location: location, in: scope) != nil)
