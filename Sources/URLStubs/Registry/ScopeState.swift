@@ -73,10 +73,9 @@ final class ScopeState {
         }
     }
 
-    /// The scope written for messages: `scope #3 "name" (opened at File.swift:12)`.
-    var title: String {
-        ScopeMessages.title(of: scope, name: name, location: location)
-    }
+    /// The scope written for messages: `scope #3 "name" (opened at File.swift:12)`;
+    /// built at the first message that needs it (each unmatched request has one).
+    private(set) lazy var title = ScopeMessages.title(of: scope, name: name, location: location)
 
     func add(_ entry: StubEntry) {
         entries.append(entry)
