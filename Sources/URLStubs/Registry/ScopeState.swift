@@ -74,7 +74,8 @@ final class ScopeState {
     }
 
     /// The scope written for messages: `scope #3 "name" (opened at File.swift:12)`;
-    /// built at the first message that needs it (each unmatched request has one).
+    /// built once, at the first message that needs it (an unmatched request, or at
+    /// the end an abandoned request or a waiter): most scopes never need it.
     private(set) lazy var title = ScopeMessages.title(of: scope, name: name, location: location)
 
     func add(_ entry: StubEntry) {

@@ -99,10 +99,8 @@ final class StubRegistry: Sendable {
         }
         // Messages and errors are built outside the lock (10,000 in flight is 10,000
         // of each), each once; the log then learns the outcomes in one short section.
-        // The title only for them and the waiters: most scopes end with neither.
-        let title = flights.isEmpty && ended.waiters.isEmpty ? "" : ended.title
         let abandoned = flights.map { flight in
-            let message = FaultMessages.noting(FailureMessages.abandoned(flight.request, in: title), seedNote)
+            let message = FaultMessages.noting(FailureMessages.abandoned(flight.request, in: ended.title), seedNote)
             return (flight, message, StubFailure.error(message, url: flight.request.url))
         }
         let traffic = state.withLock { _ -> [RecordedExchange] in
@@ -128,7 +126,7 @@ final class StubRegistry: Sendable {
             action()
         }
         for waiter in ended.waiters.values {
-            waiter.resume(with: .failure(RequestWaitError(.scopeEnded, pattern: waiter.pattern, scope: ended.scope, scopeTitle: title, expected: waiter.count, arrived: waiter.collected, timeout: waiter.wait)))
+            waiter.resume(with: .failure(RequestWaitError(.scopeEnded, pattern: waiter.pattern, scope: ended.scope, scopeTitle: ended.title, expected: waiter.count, arrived: waiter.collected, timeout: waiter.wait)))
         }
         var problems = ended.problems + ended.entries.compactMap { ScopeMessages.unmetExpectation(of: $0, in: ended.scope) } + warnings
         for feature in ended.features {

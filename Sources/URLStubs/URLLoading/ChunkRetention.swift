@@ -17,7 +17,7 @@ import Foundation
 /// reflection: the task's `session`, the session's `taskRegistry`, and the
 /// registry's `behaviours`, where such a task is marked `callDelegate`. Anything
 /// unexpected answers `false`, and the body is then delivered whole: correct for
-/// every reader, only not in pieces. `ChunkRetentionTests` pins both answers.
+/// every reader, only not in pieces. `StreamingTests` pins both answers.
 enum ChunkRetention {
     /// Whether the reader of `task` gets every piece of a body; read on the
     /// session's work queue (the client thread), the only place its task registry

@@ -8,8 +8,9 @@ import Foundation
 ///
 /// Each read names a field of swift-corelibs-foundation's `URLSessionTask` or
 /// `URLSession`; a field that is missing or of another type reads as `nil`, and the
-/// caller falls back to a slower way that needs no field. `FoundationInternalsTests`
-/// fails when a field the current toolchain should have cannot be read.
+/// caller falls back to a slower way that needs no field. `ClientThreadTests` (the
+/// work queue) and `StreamingTests` (a session delegate reading a stream piece by
+/// piece) fail when a field the current toolchain should have cannot be read.
 enum FoundationInternals {
     /// The serial queue Foundation runs `task`'s protocol on, and on which it
     /// expects the client's calls: its `workQueue`.
