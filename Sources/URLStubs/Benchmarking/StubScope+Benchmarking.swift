@@ -17,14 +17,14 @@ extension StubScope {
 }
 
 extension StubRegistry {
-    func matchWithoutRecording(_ urlRequest: URLRequest, in scope: StubScope) -> Bool {
+    nonisolated func matchWithoutRecording(_ urlRequest: URLRequest, in scope: StubScope) -> Bool {
         let request = RecordedRequest(urlRequest: urlRequest, body: urlRequest.httpBody, sequenceNumber: 0)
         var predicates = PredicateResults.lookedUp
         while true {
             // As a request is resolved: predicates run outside the lock, between rounds.
-            let matched = state.withLock { state -> Bool? in
-                guard let scopeState = state.scopes[scope.id] else { return false }
-                let found = Self.chain(from: scopeState, in: state).contains { $0.bestMatch(for: request, predicates: &predicates) != nil }
+            let matched = withIsolation { registry -> Bool? in
+                guard let scopeState = registry.scopes[scope.id] else { return false }
+                let found = registry.chain(from: scopeState).contains { $0.bestMatch(for: request, predicates: &predicates) != nil }
                 return predicates.isComplete ? found : nil
             }
             if let matched {

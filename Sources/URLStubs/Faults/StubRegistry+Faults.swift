@@ -42,14 +42,14 @@ extension StubRegistry {
     /// unreadable `URLSTUBS_SEED` are problems of the scope at the rule's line; a
     /// rule for the global scope or a scope that has ended is ignored with a warning.
     /// `environment` is the setting of `URLSTUBS_SEED` (read outside the lock).
-    func add(_ rule: SeededRule, seed: UInt64?, to scope: StubScope, environment: FaultSeed.Setting = FaultSeed.environment) {
+    nonisolated func add(_ rule: SeededRule, seed: UInt64?, to scope: StubScope, environment: FaultSeed.Setting = FaultSeed.environment) {
         let random = FaultSeed.random()
-        let warning = state.withLock { state -> String? in
+        let warning = withIsolation { registry -> String? in
             guard !scope.isGlobal else {
                 return FaultMessages.globalScope(rule.summary, at: rule.location)
             }
-            guard let scopeState = state.scopes[scope.id] else {
-                return FaultMessages.ignored(rule.summary, at: rule.location, scope: scope, hasEnded: scope.id < state.nextScopeID)
+            guard let scopeState = registry.scopes[scope.id] else {
+                return FaultMessages.ignored(rule.summary, at: rule.location, scope: scope, hasEnded: scope.id < registry.nextScopeID)
             }
             func report(_ message: String, reason: String) {
                 let kind = StubProblem.Kind.invalidFaults(pattern: rule.pattern, reason: reason)
@@ -72,7 +72,7 @@ extension StubRegistry {
                 }
                 let seed = scopeState.givenSeed?.seed ?? seed
                 faults = scopeState.attach(ScopeFaults.self) {
-                    Self.seed(scopeState, environment: environment, seed: seed, random: random, at: rule.location, in: state)
+                    registry.seed(scopeState, environment: environment, seed: seed, random: random, at: rule.location)
                 }
                 if case let .invalid(text) = environment {
                     let reason = FaultMessages.invalidEnvironmentSeed(text, used: faults.seed)
@@ -91,13 +91,12 @@ extension StubRegistry {
     }
 
     /// The faults of `scopeState`, seeded by the first rule it gets.
-    private static func seed(
+    private func seed(
         _ scopeState: ScopeState,
         environment: FaultSeed.Setting,
         seed: UInt64?,
         random: UInt64,
-        at location: StubSourceLocation,
-        in state: State
+        at location: StubSourceLocation
     ) -> ScopeFaults {
         if case let .seed(value) = environment {
             return ScopeFaults(seed: value, origin: .environment, requestedSeed: seed, seededAt: location)
@@ -106,7 +105,7 @@ extension StubRegistry {
             return ScopeFaults(seed: seed, origin: .explicit, requestedSeed: seed, seededAt: location)
         }
         for ancestor in scopeState.ancestors {
-            if let inherited = state.scopes[ancestor.id]?.feature(ScopeFaults.self) {
+            if let inherited = scopes[ancestor.id]?.feature(ScopeFaults.self) {
                 return ScopeFaults(seed: inherited.seed, origin: .inherited(ancestor), requestedSeed: nil, seededAt: location)
             }
         }
@@ -115,22 +114,22 @@ extension StubRegistry {
 
     /// Makes `seed` the seed of `scope`'s first faults or shuffle call that gives
     /// none (``StubScopeOptions/seed``).
-    func setSeed(_ seed: UInt64, of scope: StubScope) {
-        state.withLock { state in
-            guard let scopeState = state.scopes[scope.id] else { return }
+    nonisolated func setSeed(_ seed: UInt64, of scope: StubScope) {
+        withIsolation { registry in
+            guard let scopeState = registry.scopes[scope.id] else { return }
             scopeState.givenSeed = (seed, scopeState.location)
         }
     }
 
     /// The seed of `scope`'s faults and response order, or `nil` when it has neither.
-    func seed(of scope: StubScope) -> UInt64? {
-        state.withLock { $0.scopes[scope.id]?.feature(ScopeFaults.self)?.seed }
+    nonisolated func seed(of scope: StubScope) -> UInt64? {
+        withIsolation { $0.scopes[scope.id]?.feature(ScopeFaults.self)?.seed }
     }
 
     /// The seed lines of `scope` while it is open, or `nil` when it is not seeded.
-    func seedNote(of scope: StubScope) -> String? {
-        state.withLock { state in
-            state.scopes[scope.id].flatMap { Self.note(of: $0, in: state) }
+    nonisolated func seedNote(of scope: StubScope) -> String? {
+        withIsolation { registry in
+            registry.scopes[scope.id].flatMap { registry.note(of: $0) }
         }
     }
 }

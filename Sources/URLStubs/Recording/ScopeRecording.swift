@@ -71,6 +71,7 @@ struct RequestRecording: RequestPart {
             return nil
         }
         let scope = home.scope
-        return { registry in registry.startLiveCheck(of: exchange, answeredBy: entry, in: scope) }
+        let (stub, handle, location) = (entry.summary, entry.handle(in: scope), entry.location)
+        return { registry in registry.startLiveCheck(of: exchange, stub: stub, handle: handle, location: location, in: scope) }
     }
 }

@@ -4,8 +4,8 @@
 /// A request made in a nested scope is one entry shared by the logs of every scope
 /// it was made in, so its outcome is written once and read everywhere.
 final class LoggedExchange: @unchecked Sendable {
-    // @unchecked: `outcome` and `source` change only while the registry's lock is
-    // held, and are read only there (see ``StubRegistry``).
+    // @unchecked: `outcome`, `source`, `endedAt` and `answeredBy` change only in the
+    // registry's isolation, and are read only there (see ``StubRegistry``).
     let request: RecordedRequest
     /// How the request ended; ``RecordedExchange/Outcome/waiting`` until then.
     var outcome: RecordedExchange.Outcome = .waiting

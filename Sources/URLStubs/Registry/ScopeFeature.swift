@@ -98,7 +98,7 @@ extension RequestPart {
 }
 
 /// Work a feature does for a request once the registry's lock is released.
-typealias AfterLock = (StubRegistry) -> Void
+typealias AfterLock = @Sendable (StubRegistry) -> Void
 
 /// What a feature changes in the answer of the stub that matched.
 struct AnswerChange {
@@ -217,10 +217,10 @@ extension StubRegistry {
 
     /// The notes every failure message of `scopeState` ends with (the seeds of its
     /// faults and those of its open enclosing scopes, say), or `nil`.
-    static func note(of scopeState: ScopeState, in state: State) -> String? {
-        let chain = chain(from: scopeState, in: state)
+    func note(of scopeState: ScopeState) -> String? {
+        let chain = chain(from: scopeState)
         guard chain.contains(where: { !$0.features.isEmpty }) else { return nil }
-        let notes = featureKinds.compactMap { $0.type.note(for: chain) }
+        let notes = Self.featureKinds.compactMap { $0.type.note(for: chain) }
         return notes.isEmpty ? nil : notes.joined(separator: "\n")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// One scope's stubs, request log and bookkeeping, owned by the registry and
-/// touched only while the registry's lock is held.
+/// One scope's stubs, request log and bookkeeping: state of the registry, touched
+/// only in its isolation (see ``StubRegistry``), or through an ``EndedScope``.
 final class ScopeState {
     /// The key of the exact index: a method (or `nil` for any) and a route key.
     struct ExactKey: Hashable {

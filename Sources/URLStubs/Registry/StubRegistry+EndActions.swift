@@ -3,9 +3,9 @@ extension StubRegistry {
     /// failed; returns `false` (and runs nothing) when the scope has ended already.
     ///
     /// The global scope never ends: an action added to it never runs.
-    func whenEnded(_ scope: StubScope, perform action: @escaping @Sendable () -> Void) -> Bool {
-        state.withLock { state in
-            guard let scopeState = state.scopes[scope.id] else { return false }
+    nonisolated func whenEnded(_ scope: StubScope, perform action: @escaping @Sendable () -> Void) -> Bool {
+        withIsolation { registry in
+            guard let scopeState = registry.scopes[scope.id] else { return false }
             scopeState.endActions.append(action)
             return true
         }

@@ -45,7 +45,7 @@ extension StubRegistry {
     /// section that meets one whose result it does not know changes nothing and
     /// hands it back; it runs here, with the lock released, and matching starts
     /// again with its result (see ``PredicateResults``).
-    func resolve(_ urlRequest: URLRequest, body: Data?, scope: StubScope?, pending: some PendingAnswer) -> Resolution {
+    nonisolated func resolve(_ urlRequest: URLRequest, body: Data?, scope: StubScope?, pending: some PendingAnswer) -> Resolution {
         guard urlRequest.url != nil else {
             // Nothing to match or log: no stub may answer a request for nothing.
             return .fail(StubFailure.error(FailureMessages.noURL(urlRequest), url: nil))
@@ -58,8 +58,8 @@ extension StubRegistry {
         var wakeUps: [(RequestWaiter, [RecordedRequest])] = []
         var afterLock: [AfterLock] = []
         while true {
-            let resolution = state.withLock { state in
-                Self.resolve(unresolved.moveOut(), handingBackTo: &unresolved, scope: scope, pending: pending, predicates: &predicates, state: &state, wakeUps: &wakeUps, afterLock: &afterLock)
+            let resolution = withIsolation { registry in
+                registry.resolve(unresolved.moveOut(), handingBackTo: &unresolved, scope: scope, pending: pending, predicates: &predicates, wakeUps: &wakeUps, afterLock: &afterLock)
             }
             guard let resolution else {
                 if let request = unresolved {
@@ -99,28 +99,27 @@ extension StubRegistry {
     /// One critical section of ``resolve(_:body:scope:pending:)``: chooses, then
     /// changes the registry, or changes nothing and returns `nil` (the request
     /// handed back in `unresolved`) when a predicate must run first.
-    private static func resolve(
+    private func resolve(
         _ request: consuming RecordedRequest,
         handingBackTo unresolved: inout RecordedRequest?,
         scope: StubScope?,
         pending: some PendingAnswer,
         predicates: inout PredicateResults,
-        state: inout State,
         wakeUps: inout [(RequestWaiter, [RecordedRequest])],
         afterLock: inout [AfterLock]
     ) -> Resolution? {
         if request.sequenceNumber == 0 {
             // Numbered in its first round: its place among the requests as they arrived.
-            request.sequenceNumber = state.nextRequestNumber
-            state.nextRequestNumber += 1
+            request.sequenceNumber = nextRequestNumber
+            nextRequestNumber += 1
         }
         let home = scope ?? .global
-        guard let homeState = state.scopes[home.id] else {
+        guard let homeState = scopes[home.id] else {
             return .fail(StubFailure.error(FailureMessages.scopeEnded(request, scope: home), url: request.url))
         }
-        let chain = Self.chain(from: homeState, in: state)
+        let chain = chain(from: homeState)
         let isUnscoped = scope == nil
-        guard let choice = choose(for: request, in: chain, home: homeState, isUnscoped: isUnscoped, predicates: &predicates) else {
+        guard let choice = Self.choose(for: request, in: chain, home: homeState, isUnscoped: isUnscoped, predicates: &predicates) else {
             unresolved = consume request
             return nil
         }
@@ -131,8 +130,8 @@ extension StubRegistry {
         if let (entry, evaluation) = choice.match {
             request.pathParameters = evaluation.pathParameters
             // Moved into the log, not copied: nothing more to retain inside the lock.
-            let exchange = log(consume request, in: chain, isUnscoped: isUnscoped, waiters: choice.waiters, wakeUps: &wakeUps)
-            let resolution = answer(exchange, with: entry, change: choice.change, parts: choice.parts)
+            let exchange = Self.log(consume request, in: chain, isUnscoped: isUnscoped, waiters: choice.waiters, wakeUps: &wakeUps)
+            let resolution = Self.answer(exchange, with: entry, change: choice.change, parts: choice.parts)
             if !choice.parts.isEmpty {
                 afterLock = choice.parts.answered(exchange, by: entry, home: homeState)
             }
@@ -141,7 +140,7 @@ extension StubRegistry {
             }
             return resolution
         }
-        let exchange = log(copy request, in: chain, isUnscoped: isUnscoped, waiters: choice.waiters, wakeUps: &wakeUps)
+        let exchange = Self.log(copy request, in: chain, isUnscoped: isUnscoped, waiters: choice.waiters, wakeUps: &wakeUps)
         if choice.passesThrough {
             // Sent to the network (by a recording scope), and logged as its answer.
             exchange.source = .network
@@ -156,7 +155,7 @@ extension StubRegistry {
             failure = StubFailure.error(FaultMessages.noting(FailureMessages.overLimit(request, stub: usedUp), choice.parts.note), url: request.url)
         } else {
             let nearMisses = choice.nearMisses ?? ([], 0)
-            failure = unmatched(request, in: homeState, nearMisses: nearMisses.misses, stubCount: nearMisses.stubCount, isUnscoped: isUnscoped, parts: choice.parts)
+            failure = Self.unmatched(request, in: homeState, nearMisses: nearMisses.misses, stubCount: nearMisses.stubCount, isUnscoped: isUnscoped, parts: choice.parts)
         }
         exchange.settleOnArrival(.failure(failure))
         return .fail(failure)
@@ -272,9 +271,9 @@ extension StubRegistry {
     /// list decides its outcome, under the lock, so a request is never both reported
     /// as abandoned and answered.
     @discardableResult
-    func settle(_ pending: some PendingAnswer, in scope: StubScope?) -> Bool {
-        state.withLock { state in
-            guard let flight = state.scopes[(scope ?? .global).id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending)) else {
+    nonisolated func settle(_ pending: some PendingAnswer, in scope: StubScope?) -> Bool {
+        withIsolation { registry in
+            guard let flight = registry.scopes[(scope ?? .global).id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending)) else {
                 return false
             }
             flight.exchange.settle(.cancelled)
@@ -289,9 +288,9 @@ extension StubRegistry {
     /// writes down how it ended, in one critical section; returns whether it was
     /// still in flight (`false`: its scope ended first and failed it, see
     /// ``settle(_:in:)``).
-    func settle(_ pending: some PendingAnswer, in scope: StubScope?, as outcome: RecordedExchange.Outcome) -> Bool {
-        state.withLock { state in
-            guard let flight = state.scopes[(scope ?? .global).id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending)) else {
+    nonisolated func settle(_ pending: some PendingAnswer, in scope: StubScope?, as outcome: RecordedExchange.Outcome) -> Bool {
+        withIsolation { registry in
+            guard let flight = registry.scopes[(scope ?? .global).id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending)) else {
                 return false
             }
             flight.exchange.settle(outcome)
@@ -301,21 +300,21 @@ extension StubRegistry {
 
     /// Writes down how a deferred request ended, unless a cancel or its scope's end
     /// came first.
-    func record(_ outcome: RecordedExchange.Outcome, of exchange: LoggedExchange) {
-        state.withLock { _ in exchange.settle(outcome) }
+    nonisolated func record(_ outcome: RecordedExchange.Outcome, of exchange: LoggedExchange) {
+        withIsolation { _ in exchange.settle(outcome) }
     }
 
     /// The scope, its enclosing scopes that are still open, and the global scope.
-    static func chain(from scopeState: ScopeState, in state: State) -> [ScopeState] {
+    func chain(from scopeState: ScopeState) -> [ScopeState] {
         var chain: [ScopeState] = []
         chain.reserveCapacity(scopeState.ancestors.count + 2)
         chain.append(scopeState)
         for ancestor in scopeState.ancestors {
-            if let open = state.scopes[ancestor.id] {
+            if let open = scopes[ancestor.id] {
                 chain.append(open)
             }
         }
-        if !scopeState.scope.isGlobal, let global = state.scopes[StubScope.global.id] {
+        if !scopeState.scope.isGlobal, let global = scopes[StubScope.global.id] {
             chain.append(global)
         }
         return chain

@@ -6,10 +6,10 @@ extension StubRegistry {
     /// stubs naming it are refused with the reason too; asking again with another
     /// start state is a problem, and the scenario keeps its first start state. As
     /// with stubs, a problem of the global scope is a warning.
-    func createScenario(_ name: String, startingIn start: String, at location: StubSourceLocation, in scope: StubScope) {
-        let warning = state.withLock { state -> String? in
-            guard let scopeState = state.scopes[scope.id] else {
-                let hasEnded = scope.id < state.nextScopeID
+    nonisolated func createScenario(_ name: String, startingIn start: String, at location: StubSourceLocation, in scope: StubScope) {
+        let warning = withIsolation { registry -> String? in
+            guard let scopeState = registry.scopes[scope.id] else {
+                let hasEnded = scope.id < registry.nextScopeID
                 return ScenarioMessages.ignoredCreation(name, at: location, scope: scope, hasEnded: hasEnded)
             }
             if let existing = scopeState.scenarios[name] {
@@ -31,9 +31,9 @@ extension StubRegistry {
 
     /// The state `scenario` is in, or `nil` when its scope has ended or it could
     /// not be created.
-    func state(of scenario: StubScenario) -> String? {
-        state.withLock { state in
-            guard let scenarioState = state.scopes[scenario.scope.id]?.scenarios[scenario.name], scenarioState.refusal == nil else {
+    nonisolated func state(of scenario: StubScenario) -> String? {
+        withIsolation { registry in
+            guard let scenarioState = registry.scopes[scenario.scope.id]?.scenarios[scenario.name], scenarioState.refusal == nil else {
                 return nil
             }
             return scenarioState.current
@@ -41,10 +41,10 @@ extension StubRegistry {
     }
 
     /// Puts `scenario` in the state `target`, as if a stub had moved it.
-    func move(_ scenario: StubScenario, to target: String, at location: StubSourceLocation) {
-        let warning = state.withLock { state -> String? in
-            guard let scopeState = state.scopes[scenario.scope.id] else {
-                let hasEnded = scenario.scope.id < state.nextScopeID
+    nonisolated func move(_ scenario: StubScenario, to target: String, at location: StubSourceLocation) {
+        let warning = withIsolation { registry -> String? in
+            guard let scopeState = registry.scopes[scenario.scope.id] else {
+                let hasEnded = scenario.scope.id < registry.nextScopeID
                 return ScenarioMessages.ignoredMove(scenario.name, to: target, at: location, scope: scenario.scope, hasEnded: hasEnded)
             }
             let reason: String
@@ -73,11 +73,10 @@ extension StubRegistry {
     ///
     /// A stub may name the scenarios of its own scope, of the scopes enclosing it
     /// and of the global scope: the scopes whose stubs it could fall back on.
-    static func scenarioRule(
+    func scenarioRule(
         _ condition: StubScenario.Condition?,
         _ transition: StubScenario.Transition?,
-        in scopeState: ScopeState,
-        state: State
+        in scopeState: ScopeState
     ) -> (rule: ScenarioRule?, refusal: String?) {
         /// The scenario's state, or why the stub cannot use it.
         func lookUp(_ scenario: StubScenario, in target: String, unnamed: (StubScenario) -> String) -> (ScenarioState?, String?) {
@@ -85,7 +84,7 @@ extension StubRegistry {
             guard visible else {
                 return (nil, ScenarioMessages.foreignScenario(scenario))
             }
-            guard let owner = state.scopes[scenario.scope.id] else {
+            guard let owner = scopes[scenario.scope.id] else {
                 return (nil, ScenarioMessages.endedScenario(scenario))
             }
             guard let scenarioState = owner.scenarios[scenario.name] else {

@@ -42,13 +42,13 @@ final class RequestWaiter: @unchecked Sendable {
 extension StubRegistry {
     /// Returns the first `count` requests of `scope` that match `pattern`, waiting
     /// for them for at most `timeout`.
-    func waitForRequests(matching pattern: RequestPattern, count: Int, in scope: StubScope, timeout: Duration) async throws -> [RecordedRequest] {
+    nonisolated func waitForRequests(matching pattern: RequestPattern, count: Int, in scope: StubScope, timeout: Duration) async throws -> [RecordedRequest] {
         guard timeout >= .zero else {
             throw RequestWaitError(.negativeTimeout, pattern: pattern, scope: scope, expected: count, timeout: timeout)
         }
-        let id = state.withLock { state in
-            defer { state.nextWaiterID += 1 }
-            return state.nextWaiterID
+        let id = withIsolation { registry in
+            defer { registry.nextWaiterID += 1 }
+            return registry.nextWaiterID
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -62,8 +62,8 @@ extension StubRegistry {
                     var seen = 0
                     while true {
                         var unseen: [RecordedRequest] = []
-                        let start = state.withLock { state -> Start? in
-                            guard let scopeState = state.scopes[scope.id] else { return .ended }
+                        let start = withIsolation { registry -> Start? in
+                            guard let scopeState = registry.scopes[scope.id] else { return .ended }
                             unseen = scopeState.log.added(after: seen).map(\.request)
                             seen = scopeState.log.added
                             if hasPredicates, !unseen.isEmpty {
@@ -117,9 +117,9 @@ extension StubRegistry {
     }
 
     /// Ends the wait `id` with the error `error` builds, if it is still waiting.
-    private func endWait(_ id: UInt64, in scope: StubScope, error: (ScopeState, RequestWaiter) -> RequestWaitError) {
-        let ended = state.withLock { state -> (RequestWaiter, RequestWaitError)? in
-            guard let scopeState = state.scopes[scope.id], let waiter = scopeState.waiters.removeValue(forKey: id) else { return nil }
+    nonisolated private func endWait(_ id: UInt64, in scope: StubScope, error: @Sendable (ScopeState, RequestWaiter) -> RequestWaitError) {
+        let ended = withIsolation { registry -> (RequestWaiter, RequestWaitError)? in
+            guard let scopeState = registry.scopes[scope.id], let waiter = scopeState.waiters.removeValue(forKey: id) else { return nil }
             return (waiter, error(scopeState, waiter))
         }
         if let (waiter, error) = ended {

@@ -5,7 +5,7 @@ extension StubScope {
     /// scope has ended.
     nonisolated(nonsending) public var clock: (any Clock<Duration>)? {
         get async {
-            StubRegistry.shared.state.withLock { $0.scopes[id]?.clock.base }
+            StubRegistry.shared.withIsolation { $0.scopes[id]?.clock.base }
         }
     }
 }

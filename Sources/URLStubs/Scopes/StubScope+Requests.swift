@@ -19,7 +19,7 @@ extension StubScope {
     /// ended.
     nonisolated(nonsending) public var maxInFlight: Int {
         get async {
-            StubRegistry.shared.state.withLock { $0.scopes[id]?.maxInFlight ?? 0 }
+            StubRegistry.shared.withIsolation { $0.scopes[id]?.maxInFlight ?? 0 }
         }
     }
 

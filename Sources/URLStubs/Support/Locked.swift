@@ -8,16 +8,12 @@ import Musl
 
 /// A value that is read and written only while a lock is held.
 ///
-/// The registry and each request's delivery keep their state in one of these, so
-/// that Foundation's synchronous hooks can reach it without waiting for another
-/// thread: a critical section is a few dictionary operations, never a call into
-/// Foundation's URL loading, a continuation or user code that may block.
-///
-/// User code includes a pattern's `.predicate` closures: the registry matches
-/// with their results, and runs them between its critical sections
-/// (``PredicateResults``); computed responses and stream producers run after
-/// the registry returns. The lock is not recursive: user code run under it that
-/// used a scope would deadlock, which `PredicateResultsTests` checks.
+/// Each request's delivery, the manual clock, the timer heap and the server keep
+/// their state in one of these, so that Foundation's synchronous hooks can reach
+/// it without waiting for another thread: a critical section is a few dictionary
+/// operations, never a call into Foundation's URL loading, a continuation or user
+/// code that may block. (The registry is an actor whose executor is a lock of the
+/// same kind, ``RegistryExecutor``, under the same rules.)
 ///
 /// The lock lives inline with the value, in one allocation (a `ManagedBuffer`
 /// whose header is the value): `os_unfair_lock` on Apple platforms, a

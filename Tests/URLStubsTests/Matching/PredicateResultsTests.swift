@@ -118,7 +118,7 @@ struct PredicateResultsTests {
         }
         _ = try #require(Self.resolved(URLRequest(url: URL(string: "https://w.example.com/wanted")!), in: scope, of: registry))
         let waiting = Task { try await registry.waitForRequests(matching: waitPattern, count: 2, in: scope, timeout: .seconds(30)) }
-        while registry.state.withLock({ $0.scopes[scope.id]?.waiters.isEmpty ?? true }) {
+        while registry.withIsolation({ $0.scopes[scope.id]?.waiters.isEmpty ?? true }) {
             await Task.yield()
         }
         let failed = try #require(Self.resolved(URLRequest(url: URL(string: "https://w.example.com/fail")!), in: scope, of: registry))

@@ -38,8 +38,8 @@ struct ScopeFeatureTests {
     }
 
     private func features(of scope: StubScope, in registry: StubRegistry) -> [String] {
-        registry.state.withLock { state in
-            state.scopes[scope.id]?.features.map { String(describing: type(of: $0)) } ?? ["(ended)"]
+        registry.withIsolation { registry in
+            registry.scopes[scope.id]?.features.map { String(describing: type(of: $0)) } ?? ["(ended)"]
         }
     }
 }

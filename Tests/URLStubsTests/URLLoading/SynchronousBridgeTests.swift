@@ -151,7 +151,7 @@ struct SynchronousBridgeTests {
 
 /// How many requests of `scope` wait for a delayed or computed answer.
 func inFlightCount(in scope: StubScope) -> Int {
-    StubRegistry.shared.state.withLock { $0.scopes[scope.id]?.inFlight.count ?? -1 }
+    StubRegistry.shared.withIsolation { $0.scopes[scope.id]?.inFlight.count ?? -1 }
 }
 
 /// A source location for tests that open scopes through the integration SPI.

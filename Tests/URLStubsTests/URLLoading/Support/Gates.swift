@@ -83,7 +83,7 @@ final class Barrier: Sendable {
 /// `StubScope.waitForRequests`), so that what the test does next happens while
 /// they wait.
 func waitUntilWaiting(_ count: Int = 1, in scope: StubScope) async {
-    while StubRegistry.shared.state.withLock({ $0.scopes[scope.id]?.waiters.count ?? 0 }) < count, !Task.isCancelled {
+    while StubRegistry.shared.withIsolation({ $0.scopes[scope.id]?.waiters.count ?? 0 }) < count, !Task.isCancelled {
         await Task.yield()
     }
 }
