@@ -66,11 +66,12 @@ extension StubRegistry {
                     report(FaultMessages.seedProblem(rule.summary, reason: conflict), reason: conflict)
                 }
             } else {
-                if let seed, let given = scopeState.givenSeed, given.seed != seed {
+                let given = scopeState.feature(ScopeSeed.self)
+                if let seed, let given, given.seed != seed {
                     let conflict = FaultMessages.conflictingOptionsSeed(seed, given: given.seed, at: given.location)
                     report(FaultMessages.seedProblem(rule.summary, reason: conflict), reason: conflict)
                 }
-                let seed = scopeState.givenSeed?.seed ?? seed
+                let seed = given?.seed ?? seed
                 faults = scopeState.attach(ScopeFaults.self) {
                     registry.seed(scopeState, environment: environment, seed: seed, random: random, at: rule.location)
                 }
@@ -117,7 +118,8 @@ extension StubRegistry {
     nonisolated func setSeed(_ seed: UInt64, of scope: StubScope) {
         withIsolation { registry in
             guard let scopeState = registry.scopes[scope.id] else { return }
-            scopeState.givenSeed = (seed, scopeState.location)
+            scopeState.features.removeAll { $0 is ScopeSeed }
+            scopeState.features.append(ScopeSeed(seed: seed, location: scopeState.location))
         }
     }
 

@@ -1,19 +1,26 @@
-/// An optional feature of a scope (faults and response order, recording and drift
-/// checks), attached to the registry's core through the points the core has.
+/// An optional feature of a scope, attached to the registry's core through the
+/// points the core has: faults and response order (`Faults/`), recording and drift
+/// checks (`Recording/`), scenarios (`Scenarios/`), servers (`Serving/`), and the
+/// seed of the scope's options (`Faults/ScopeSeed.swift`).
 ///
 /// The core (``StubRegistry``, ``ScopeState``) names no feature. A scope keeps the
-/// features it uses in ``ScopeState/features``, one instance of each kind; the
-/// registry calls each kind listed in ``StubRegistry/featureKinds``:
+/// features it uses in ``ScopeState/features``, one instance of each kind. The
+/// registry calls each kind listed in ``StubRegistry/featureKinds`` (those with a
+/// part in requests):
 /// - when a scope opens (``opened(_:)``);
 /// - when a request arrives, for the request's part (``RequestPart``): what it
 ///   changes when a stub is chosen, what it does when none is, and after answering;
-/// - when the scope ends (``ended(traffic:location:)``), and for the note every
-///   failure message of the scope ends with (``note(for:)``).
+/// - for the note every failure message of the scope ends with (``note(for:)``).
+///
+/// Every feature a scope has is called when the scope ends
+/// (``ended(traffic:location:)``). A stub's part of a feature (a scenario's
+/// condition and move) is its ``StubRule``, made at registration from a
+/// ``StubRuleRequest``.
 ///
 /// A scope none of whose chain uses a feature skips every request hook after one
 /// check of empty lists, and allocates nothing for them.
 ///
-/// Instances are touched only while the registry's lock is held, except
+/// Instances are touched only in the registry's isolation, except
 /// ``ended(traffic:location:)``, called once, after the scope was removed.
 protocol ScopeFeature: AnyObject {
     /// Attaches the feature to a scope as it opens, when the run asks for it for

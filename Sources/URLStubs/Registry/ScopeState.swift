@@ -39,17 +39,9 @@ final class ScopeState {
     var inFlight: [ObjectIdentifier: InFlightRequest] = [:]
     /// Callers waiting for a request that has not arrived yet.
     var waiters: [UInt64: RequestWaiter] = [:]
-    /// The scope's scenarios, by name.
-    var scenarios: [String: ScenarioState] = [:]
     /// The optional features the scope uses (faults, recording, ...), at most one
     /// of each kind; empty for a scope that uses none (see ``ScopeFeature``).
     var features: [any ScopeFeature] = []
-    /// The seed the scope was opened with (``StubScopeOptions/seed``), used by its
-    /// first faults or shuffle call that gives none, and where it was given.
-    var givenSeed: (seed: UInt64, location: StubSourceLocation?)?
-    /// What runs once the scope has ended and failed its requests in flight (a
-    /// served scope's server stops), in the order added.
-    var endActions: [@Sendable () -> Void] = []
 
     /// Every request the scope received, in order.
     var requests: [RecordedRequest] {
@@ -118,8 +110,9 @@ final class ScopeState {
         entries = []
     }
 
-    /// The newest stub that matches `request`, still has a use left and finds its
-    /// scenario in the state it requires, with what its pattern captured.
+    /// The newest stub that matches `request`, still has a use left and whose rule
+    /// holds (its scenario is in the state it requires), with what its pattern
+    /// captured.
     ///
     /// Exact stubs are found by hashing the method and route; only stubs that are
     /// not exact are compared one by one. A stub whose predicate's result is not in
@@ -130,7 +123,7 @@ final class ScopeState {
             guard let bucket else { return }
             for entry in bucket.reversed() {
                 if let best, best.0.id > entry.id { return }
-                guard !entry.isUsedUp, entry.scenarioHolds else { continue }
+                guard !entry.isUsedUp, entry.ruleHolds else { continue }
                 // An exact bucket's key already guarantees the method, origin and path.
                 let evaluation = entry.pattern.evaluate(request, exhaustive: false, skippingRoute: isExact, predicates: &predicates)
                 if evaluation.isMatch {

@@ -30,11 +30,12 @@ final class StubEntry {
     let expectation: StubExpectation
     let location: StubSourceLocation
     let origin: Origin
-    /// Why the stub cannot answer (a refused response, or a scenario it cannot
-    /// use), or `nil`.
+    /// Why the stub cannot answer (a refused response, or a rule a feature could
+    /// not give it, such as a scenario it cannot use), or `nil`.
     let refusal: String?
-    /// The scenario state the stub requires and the move it makes, or `nil`.
-    let scenarioRule: ScenarioRule?
+    /// What a feature requires before the stub answers and changes when it does
+    /// (a scenario's state and move), or `nil`.
+    let rule: (any StubRule)?
 
     /// The stub as `StubScope.stub(...)` returned it, for problems that name it.
     func handle(in scope: StubScope) -> Stub {
@@ -57,8 +58,8 @@ final class StubEntry {
         expectation: StubExpectation,
         location: StubSourceLocation,
         origin: Origin = .written,
-        scenarioRule: ScenarioRule? = nil,
-        scenarioRefusal: String? = nil
+        rule: (any StubRule)? = nil,
+        ruleRefusal: String? = nil
     ) {
         self.id = id
         self.origin = origin
@@ -66,18 +67,18 @@ final class StubEntry {
         self.source = source
         self.expectation = expectation
         self.location = location
-        self.scenarioRule = scenarioRule
+        self.rule = rule
         if case let .fixed(response) = source, let refusal = response.refusal {
             self.refusal = refusal
         } else {
-            refusal = scenarioRefusal
+            refusal = ruleRefusal
         }
     }
 
-    /// Whether the stub's scenario is in the state the stub requires (always, for
-    /// a stub that requires none).
-    var scenarioHolds: Bool {
-        scenarioRule?.holds ?? true
+    /// Whether the stub's rule holds (always, for a stub without one): its
+    /// scenario is in the state it requires.
+    var ruleHolds: Bool {
+        rule?.holds ?? true
     }
 
     /// Whether the stub has used every answer its expectation allows.

@@ -219,7 +219,7 @@ extension StubRegistry {
             entry.hits += 1
             // In the critical section that took the use: one move per answer,
             // however many requests race for the stub.
-            entry.scenarioRule?.apply()
+            entry.rule?.apply()
             exchange.answeredBy = entry // And so its source.
             if let response = entry.sameResponse() {
                 resolution = .respond(response.delayed(adding: change?.delay), exchange)
@@ -252,7 +252,7 @@ extension StubRegistry {
     /// its expectation allows.
     private static func usedUpMatch(for request: RecordedRequest, in chain: [ScopeState], predicates: inout PredicateResults) -> StubEntry? {
         for member in chain {
-            for entry in member.entries.reversed() where entry.isUsedUp && entry.scenarioHolds {
+            for entry in member.entries.reversed() where entry.isUsedUp && entry.ruleHolds {
                 if entry.pattern.evaluate(request, exhaustive: false, predicates: &predicates).isMatch {
                     return entry
                 }
@@ -364,7 +364,7 @@ extension StubRegistry {
                     stub: entry.pattern.description,
                     location: entry.location,
                     scope: member.scope,
-                    mismatches: evaluation.mismatches + (entry.scenarioRule?.mismatches ?? [])
+                    mismatches: evaluation.mismatches + (entry.rule?.mismatches ?? [])
                 )
                 candidates.append((miss, entry.id))
             }

@@ -161,9 +161,6 @@ actor StubRegistry {
         for producer in producers {
             producer.cancel()
         }
-        for action in ended.endActions {
-            action()
-        }
         for waiter in ended.waiters.values {
             waiter.resume(with: .failure(RequestWaitError(.scopeEnded, pattern: waiter.pattern, scope: ended.scope, scopeTitle: ended.title, expected: waiter.count, arrived: waiter.collected, timeout: waiter.wait)))
         }
@@ -187,17 +184,16 @@ actor StubRegistry {
         withIsolation { $0.scopes[scope.id] != nil }
     }
 
-    /// Registers a stub in `scope` that answers only while `condition` holds and
-    /// makes `transition` when it answers; returns its id, or `nil` when the scope
-    /// has ended.
+    /// Registers a stub in `scope`, with the rule a feature gives it (`request`: a
+    /// scenario's condition and transition) or refused with the reason the feature
+    /// gives; returns its id, or `nil` when the scope has ended.
     nonisolated func register(
         _ pattern: RequestPattern,
         source: StubEntry.Source,
         expectation: StubExpectation,
         location: StubSourceLocation,
         origin: StubEntry.Origin = .written,
-        when condition: StubScenario.Condition? = nil,
-        then transition: StubScenario.Transition? = nil,
+        rule request: (any StubRuleRequest)? = nil,
         in scope: StubScope
     ) -> UInt64? {
         let (id, warning) = withIsolation { registry -> (UInt64?, String?) in
@@ -205,7 +201,7 @@ actor StubRegistry {
                 let hasEnded = scope.id < registry.nextScopeID
                 return (nil, ScopeMessages.ignoredStub(pattern, at: location, scope: scope, hasEnded: hasEnded))
             }
-            let scenarios = registry.scenarioRule(condition, transition, in: scopeState)
+            let rule = request.map { $0.rule(in: scopeState, of: registry) }
             let entry = StubEntry(
                 id: registry.nextStubID,
                 pattern: pattern,
@@ -213,8 +209,8 @@ actor StubRegistry {
                 expectation: expectation,
                 location: location,
                 origin: origin,
-                scenarioRule: scenarios.rule,
-                scenarioRefusal: scenarios.refusal
+                rule: rule?.rule,
+                ruleRefusal: rule?.refusal
             )
             registry.nextStubID += 1
             let refusal = pattern.problem.map { (reason: $0, message: ScopeMessages.unusablePattern(pattern, reason: $0)) }

@@ -131,8 +131,7 @@ extension StubScope {
             source: source,
             expectation: times,
             location: location,
-            when: condition,
-            then: transition,
+            rule: ScenarioBinding(condition, transition),
             in: self
         )
         return Stub(id: id ?? 0, scope: self, pattern: pattern, location: location)

@@ -55,7 +55,7 @@ extension StubScope {
         }
         guard StubRegistry.shared.isOpen(self) else { throw ServingError(ServingMessages.scopeEnded(self)) }
         let server = try StubServer(scope: self, origin: origin, limits: limits)
-        guard StubRegistry.shared.whenEnded(self, perform: { server.stop() }) else {
+        guard StubRegistry.shared.stopWhenEnded(server, in: self) else {
             server.stop()
             throw ServingError(ServingMessages.scopeEnded(self))
         }

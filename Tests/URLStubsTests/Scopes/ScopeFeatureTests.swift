@@ -37,6 +37,28 @@ struct ScopeFeatureTests {
         _ = registry.endScope(scope)
     }
 
+    @Test("a scenario, a seed given with the scope's options and a server each attach a feature of their own, once; a stub's scenario reaches the core only as its rule")
+    func scenariosSeedAndServersAreFeatures() throws {
+        let registry = StubRegistry()
+        let scope = registry.openScope(name: "featured", parent: nil, location: nil)
+        registry.createScenario("cart", startingIn: "empty", at: location, in: scope)
+        registry.createScenario("login", startingIn: "out", at: location, in: scope)
+        registry.setSeed(7, of: scope)
+        registry.setSeed(8, of: scope)
+        let server = try StubServer(scope: scope, origin: nil, limits: ServingLimits())
+        #expect(registry.stopWhenEnded(server, in: scope))
+        server.start()
+        #expect(features(of: scope, in: registry) == ["ScopeScenarios", "ScopeSeed", "ScopeServing"])
+        let cart = StubScenario(name: "cart", scope: scope)
+        let binding = try #require(ScenarioBinding(cart.is("empty"), cart.transition(to: "filled")))
+        let id = try #require(registry.register(.get("https://cart.example.com/add"), source: .fixed(.status(201)), expectation: .anyNumber, location: location, rule: binding, in: scope))
+        #expect(registry.withIsolation { registry in registry.scopes[scope.id]?.entries.first { $0.id == id }?.rule is ScenarioRule })
+        #expect(registry.withIsolation { registry in (registry.scopes[scope.id]?.feature(ScopeSeed.self)?.seed) } == 8)
+        _ = registry.endScope(scope)
+        #expect(!server.isRunning)
+        #expect(!registry.stopWhenEnded(server, in: scope))
+    }
+
     private func features(of scope: StubScope, in registry: StubRegistry) -> [String] {
         registry.withIsolation { registry in
             registry.scopes[scope.id]?.features.map { String(describing: type(of: $0)) } ?? ["(ended)"]

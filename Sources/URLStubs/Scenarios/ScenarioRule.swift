@@ -1,10 +1,11 @@
 /// What a stub requires of a scenario and where it moves one, resolved to the
 /// scenarios themselves when the stub was registered.
 ///
-/// Read and applied only while the registry's lock is held, in the critical
-/// section that matches a request and takes a use of the stub, so that a move is
-/// made exactly once however many requests race for it.
-struct ScenarioRule {
+/// The ``StubRule`` of a stub registered with `when:` or `then:`: read and applied
+/// only in the registry's isolation, in the section that matches a request and
+/// takes a use of the stub, so that a move is made exactly once however many
+/// requests race for it.
+struct ScenarioRule: StubRule {
     /// The scenario, and the state it must be in for the stub to match.
     var condition: (scenario: ScenarioState, state: String)?
     /// The scenario, and the state the stub moves it to when it answers a request.

@@ -12,14 +12,14 @@ extension StubRegistry {
                 let hasEnded = scope.id < registry.nextScopeID
                 return ScenarioMessages.ignoredCreation(name, at: location, scope: scope, hasEnded: hasEnded)
             }
-            if let existing = scopeState.scenarios[name] {
+            if let existing = scopeState.scenario(named: name) {
                 guard existing.start != start else { return nil }
                 let reason = ScenarioMessages.existingStart(of: existing)
                 let message = ScenarioMessages.conflictingStart(name, start: start, reason: reason)
                 return Self.report(.invalidScenario(scenario: name, reason: reason), message: message, at: location, in: scopeState)
             }
             let refusal = ScenarioMessages.refusal(name: name, start: start)
-            scopeState.scenarios[name] = ScenarioState(name: name, scope: scope, start: start, location: location, refusal: refusal)
+            scopeState.attach(ScopeScenarios.self, ScopeScenarios.init).byName[name] = ScenarioState(name: name, scope: scope, start: start, location: location, refusal: refusal)
             guard let refusal else { return nil }
             let message = ScenarioMessages.refused(name, reason: refusal)
             return Self.report(.invalidScenario(scenario: name, reason: refusal), message: message, at: location, in: scopeState)
@@ -33,7 +33,7 @@ extension StubRegistry {
     /// not be created.
     nonisolated func state(of scenario: StubScenario) -> String? {
         withIsolation { registry in
-            guard let scenarioState = registry.scopes[scenario.scope.id]?.scenarios[scenario.name], scenarioState.refusal == nil else {
+            guard let scenarioState = registry.scopes[scenario.scope.id]?.scenario(named: scenario.name), scenarioState.refusal == nil else {
                 return nil
             }
             return scenarioState.current
@@ -48,7 +48,7 @@ extension StubRegistry {
                 return ScenarioMessages.ignoredMove(scenario.name, to: target, at: location, scope: scenario.scope, hasEnded: hasEnded)
             }
             let reason: String
-            if let scenarioState = scopeState.scenarios[scenario.name] {
+            if let scenarioState = scopeState.scenario(named: scenario.name) {
                 if let refusal = scenarioState.refusal {
                     reason = ScenarioMessages.unusable(reason: refusal)
                 } else if target.isEmpty {
@@ -66,48 +66,6 @@ extension StubRegistry {
         if let warning {
             Self.warn(warning)
         }
-    }
-
-    /// The rule of a stub registered in `scopeState` that requires `condition` and
-    /// makes `transition`, or why the stub must be refused.
-    ///
-    /// A stub may name the scenarios of its own scope, of the scopes enclosing it
-    /// and of the global scope: the scopes whose stubs it could fall back on.
-    func scenarioRule(
-        _ condition: StubScenario.Condition?,
-        _ transition: StubScenario.Transition?,
-        in scopeState: ScopeState
-    ) -> (rule: ScenarioRule?, refusal: String?) {
-        /// The scenario's state, or why the stub cannot use it.
-        func lookUp(_ scenario: StubScenario, in target: String, unnamed: (StubScenario) -> String) -> (ScenarioState?, String?) {
-            let visible = scenario.scope == scopeState.scope || scenario.scope.isGlobal || scopeState.ancestors.contains(scenario.scope)
-            guard visible else {
-                return (nil, ScenarioMessages.foreignScenario(scenario))
-            }
-            guard let owner = scopes[scenario.scope.id] else {
-                return (nil, ScenarioMessages.endedScenario(scenario))
-            }
-            guard let scenarioState = owner.scenarios[scenario.name] else {
-                return (nil, ScenarioMessages.missingScenario(scenario))
-            }
-            if let refusal = scenarioState.refusal {
-                return (nil, ScenarioMessages.unusableScenario(scenario, reason: refusal))
-            }
-            return target.isEmpty ? (nil, unnamed(scenario)) : (scenarioState, nil)
-        }
-        guard condition != nil || transition != nil else { return (nil, nil) }
-        var rule = ScenarioRule()
-        if let condition {
-            let (scenarioState, refusal) = lookUp(condition.scenario, in: condition.state, unnamed: ScenarioMessages.unnamedCondition)
-            guard let scenarioState else { return (nil, refusal) }
-            rule.condition = (scenarioState, condition.state)
-        }
-        if let transition {
-            let (scenarioState, refusal) = lookUp(transition.scenario, in: transition.state, unnamed: ScenarioMessages.unnamedTransition)
-            guard let scenarioState else { return (nil, refusal) }
-            rule.transition = (scenarioState, transition.state)
-        }
-        return (rule, nil)
     }
 
     /// Records a problem of `scopeState`, or returns its message as a warning when
