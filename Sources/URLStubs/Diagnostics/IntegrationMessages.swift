@@ -23,23 +23,23 @@ public enum IntegrationMessages {
     }
 
     /// The report attached to a test whose scope ended with problems.
-    public static func artifactReport(scope: String, problems: [StubProblem], trafficNote: String) -> String {
-        (["URLStubs: \(scope) ended with these problems:"] + problems.enumerated().map { "\($0.offset + 1). \($0.element.message)" } + ["", trafficNote])
+    public static func artifactReport(scope: String, problems: [StubProblem], exchangesNote: String) -> String {
+        (["URLStubs: \(scope) ended with these problems:"] + problems.enumerated().map { "\($0.offset + 1). \($0.element.message)" } + ["", exchangesNote])
             .joined(separator: "\n")
     }
 
-    /// Where the traffic of a failing scope went.
-    public static func trafficAttached(_ count: Int) -> String {
-        "Its traffic (\(count) \(count == 1 ? "request" : "requests"), redacted) is in the HAR 1.2 file that accompanies this report."
+    /// Where the exchanges of a failing scope went.
+    public static func exchangesAttached(_ count: Int) -> String {
+        "Its exchanges (\(count) \(count == 1 ? "request" : "requests") with their answers, redacted) are in the HAR 1.2 file that accompanies this report."
     }
 
-    /// Why the traffic of a failing scope was not attached.
-    public static func trafficWithheld(_ reason: String) -> String {
-        "Its traffic is not attached: \(reason)"
+    /// Why the exchanges of a failing scope were not attached.
+    public static func exchangesWithheld(_ reason: String) -> String {
+        "Its exchanges are not attached: \(reason)"
     }
 
     /// Where a failing XCTest scope's artifacts were written.
     public static func artifactsWritten(_ path: String) -> String {
-        "URLStubs: the failing scope's traffic and report were written to \(path)"
+        "URLStubs: the failing scope's exchanges and report were written to \(path)"
     }
 }

@@ -19,7 +19,7 @@ enum RecordingMessages {
         case let .unwritable(path, reason):
             "URLStubs: could not write the cassette \(path): \(reason)."
         case let .unusedRule(path, rule, entries):
-            "URLStubs: did not write the cassette \(path): the redaction rule \(rule) removed nothing in its \(entries) \(entries == 1 ? "entry" : "entries"), so what it was meant to remove may be in them. Nothing was written. Fix the rule (a JSON path, a header or item name spelled as the traffic spells it), or remove it."
+            "URLStubs: did not write the cassette \(path): the redaction rule \(rule) removed nothing in its \(entries) \(entries == 1 ? "entry" : "entries"), so what it was meant to remove may be in them. Nothing was written. Fix the rule (a JSON path, a header or item name spelled as the exchanges spells it), or remove it."
         case let .invalidEnvironment(variable, value, reason):
             "URLStubs: the environment variable \(variable) is set to \"\(value)\", which URLStubs does not accept: \(reason)."
         case let .noTestCase(cassette):
@@ -112,5 +112,5 @@ extension RecordingMessages {
 extension RecordingMessages {
     /// What replaces a line of a failure report or message that still holds a
     /// secret after scrubbing.
-    static let withheldLine = "(URLStubs withheld this line: it holds a secret from the traffic in a form that cannot be cut out)"
+    static let withheldLine = "(URLStubs withheld this line: it holds a secret from the exchanges in a form that cannot be cut out)"
 }

@@ -7,7 +7,7 @@ import Foundation
 /// replays and records, and its drift checks against the real server. Attached
 /// by a cassette, by `checkLive`, or for every scope when the environment turns
 /// drift checks on; touched only while the registry's lock is held, except
-/// ``ended(traffic:location:)``.
+/// ``ended(exchanges:location:)``.
 final class ScopeRecording: ScopeFeature {
     /// The cassette the scope replays, if any.
     var cassette: URL?
@@ -34,13 +34,13 @@ final class ScopeRecording: ScopeFeature {
 
     /// Cancels the drift checks started after the scope's were collected, and
     /// writes the cassette of a recording scope.
-    func ended(traffic: [RecordedExchange], location: StubSourceLocation?) -> [StubProblem] {
+    func ended(exchanges: [RecordedExchange], location: StubSourceLocation?) -> [StubProblem] {
         for check in liveChecks {
             check.live.cancel()
         }
         guard let recording else { return [] }
         defer { recording.release() }
-        guard let error = recording.write(traffic) else { return [] }
+        guard let error = recording.write(exchanges) else { return [] }
         return [StubProblem(kind: .cassette(error), message: error.description, location: location)]
     }
 }

@@ -13,7 +13,7 @@
 /// - for the note every failure message of the scope ends with (``note(for:)``).
 ///
 /// Every feature a scope has is called when the scope ends
-/// (``ended(traffic:location:)``). A stub's part of a feature (a scenario's
+/// (``ended(exchanges:location:)``). A stub's part of a feature (a scenario's
 /// condition and move) is its ``StubRule``, made at registration from a
 /// ``StubRuleRequest``.
 ///
@@ -21,7 +21,7 @@
 /// check of empty lists, and allocates nothing for them.
 ///
 /// Instances are touched only in the registry's isolation, except
-/// ``ended(traffic:location:)``, called once, after the scope was removed.
+/// ``ended(exchanges:location:)``, called once, after the scope was removed.
 protocol ScopeFeature: AnyObject {
     /// Attaches the feature to a scope as it opens, when the run asks for it for
     /// every scope (the environment turns drift checks on, say).
@@ -36,9 +36,9 @@ protocol ScopeFeature: AnyObject {
     static func note(for chain: [ScopeState]) -> String?
 
     /// Finishes the feature's work once its scope has ended and failed its requests
-    /// in flight, given the scope's traffic; returns the problems it found. Called
+    /// in flight, given the scope's exchanges; returns the problems it found. Called
     /// outside the lock.
-    func ended(traffic: [RecordedExchange], location: StubSourceLocation?) -> [StubProblem]
+    func ended(exchanges: [RecordedExchange], location: StubSourceLocation?) -> [StubProblem]
 }
 
 extension ScopeFeature {
@@ -48,7 +48,7 @@ extension ScopeFeature {
         nil
     }
 
-    func ended(traffic: [RecordedExchange], location: StubSourceLocation?) -> [StubProblem] {
+    func ended(exchanges: [RecordedExchange], location: StubSourceLocation?) -> [StubProblem] {
         []
     }
 }

@@ -32,7 +32,7 @@ final class ScopeState {
 
     /// Every request the scope received, in order, with its outcome (for the
     /// global scope, the most recent ``StubRegistry/globalLogLimit``).
-    var log: RequestLog
+    var log: ExchangeLog
     /// What went wrong so far, reported when the scope ends.
     var problems: [StubProblem] = []
     /// Requests whose answer is delayed or computed, still waiting for it.
@@ -59,7 +59,7 @@ final class ScopeState {
         self.name = name
         self.ancestors = ancestors
         self.location = location
-        log = RequestLog(limit: logLimit)
+        log = ExchangeLog(limit: logLimit)
         for kind in StubRegistry.featureKinds {
             kind.type.opened(self)
         }

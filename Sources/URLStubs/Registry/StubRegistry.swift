@@ -109,7 +109,7 @@ actor StubRegistry {
         /// request, drift and refused cassette of the scope.
         var problems: [StubProblem]
         /// Every request the scope received, with its outcome.
-        var traffic: [RecordedExchange]
+        var exchanges: [RecordedExchange]
         /// Each stub the scope had, with how many requests it answered.
         var usage: [StubUsage]
         /// The seed lines of the scope's faults and response order (its own and
@@ -125,7 +125,7 @@ actor StubRegistry {
         finishScope(scope).problems
     }
 
-    /// Ends `scope` as ``endScope(_:)`` does, and returns its traffic and stub use too.
+    /// Ends `scope` as ``endScope(_:)`` does, and returns its exchanges and stub use too.
     nonisolated func finishScope(_ scope: StubScope) -> Ending {
         let removed = withIsolation { registry -> (EndedScope, [InFlightRequest], seedNote: String?)? in
             guard !scope.isGlobal, let ended = registry.scopes.removeValue(forKey: scope.id) else { return nil }
@@ -133,7 +133,7 @@ actor StubRegistry {
             return (EndedScope(state: ended), flights, registry.note(of: ended))
         }
         guard let (endedScope, flights, seedNote) = removed else {
-            return Ending(problems: [], traffic: [], usage: [])
+            return Ending(problems: [], exchanges: [], usage: [])
         }
         let ended = endedScope.state
         // Messages and errors are built outside the lock (10,000 in flight is 10,000
@@ -142,7 +142,7 @@ actor StubRegistry {
             let message = FaultMessages.noting(FailureMessages.abandoned(flight.request, in: ended.title), seedNote)
             return (flight, message, StubFailure.error(message, url: flight.request.url))
         }
-        let traffic = withIsolation { _ -> [RecordedExchange] in
+        let exchanges = withIsolation { _ -> [RecordedExchange] in
             for (flight, _, error) in abandoned {
                 flight.exchange.settle(.abandoned(error))
             }
@@ -166,12 +166,12 @@ actor StubRegistry {
         }
         var problems = ended.problems + ended.entries.compactMap { ScopeMessages.unmetExpectation(of: $0, in: ended.scope) } + warnings
         for feature in ended.features {
-            problems += feature.ended(traffic: traffic, location: ended.location)
+            problems += feature.ended(exchanges: exchanges, location: ended.location)
         }
         if let seedNote {
             problems = problems.map { $0.noting(seedNote) }
         }
-        return Ending(problems: problems, traffic: traffic, usage: ended.usage, seedNote: seedNote)
+        return Ending(problems: problems, exchanges: exchanges, usage: ended.usage, seedNote: seedNote)
     }
 
     /// Each stub of `scope`, oldest first, with its hits so far.

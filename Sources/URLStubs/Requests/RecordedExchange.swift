@@ -6,7 +6,7 @@ import Foundation
 /// A request a scope received, with what answered it and how it ended.
 ///
 /// Read a scope's exchanges with ``StubScope/exchanges``: they are its request log
-/// (``StubScope/requests``) with the other half of each conversation, the traffic
+/// (``StubScope/requests``) with the other half of each conversation, the exchanges
 /// a failure report or a cassette writes down.
 public struct RecordedExchange: Sendable {
     /// How a request ended, as far as the scope knows.

@@ -24,7 +24,7 @@ extension StubScope {
         /// request of the scope; see ``StubProblem/isWarning``.
         public let problems: [StubProblem]
         /// Every request the scope received, with its outcome.
-        public let traffic: [RecordedExchange]
+        public let exchanges: [RecordedExchange]
         /// Each stub the scope had, with how many requests it answered.
         public let usage: [StubUsage]
         /// The seed lines of the scope's faults and response order (`Faults seeded
@@ -54,7 +54,7 @@ extension StubScope {
         }
         let drift = await StubRegistry.shared.finishLiveChecks(in: scope)
         let ending = StubRegistry.shared.finishScope(scope)
-        return Outcome(result: result, scope: scope, name: name, location: location, problems: ending.problems + drift, traffic: ending.traffic, usage: ending.usage, seedNote: ending.seedNote)
+        return Outcome(result: result, scope: scope, name: name, location: location, problems: ending.problems + drift, exchanges: ending.exchanges, usage: ending.usage, seedNote: ending.seedNote)
     }
 
     /// Opens a new top-level scope that the caller must end with
@@ -102,11 +102,11 @@ extension StubScope {
     }
 
     /// Ends a scope opened with ``openDetachedScope(name:location:)`` and returns its
-    /// problems and its traffic.
+    /// problems and its exchanges.
     ///
     /// Its drift checks are waited for first, blocking the calling thread (XCTest's
     /// `invokeTest()` is synchronous); they run on tasks of their own.
-    public static func finishDetachedScope(_ scope: StubScope) -> (problems: [StubProblem], traffic: [RecordedExchange]) {
+    public static func finishDetachedScope(_ scope: StubScope) -> (problems: [StubProblem], exchanges: [RecordedExchange]) {
         let drift = Locked<[StubProblem]>([])
         if StubRegistry.shared.hasLiveChecks(in: scope) {
             let done = DispatchSemaphore(value: 0)
@@ -118,7 +118,7 @@ extension StubScope {
             done.wait()
         }
         let ending = StubRegistry.shared.finishScope(scope)
-        return (ending.problems + drift.withLock { $0 }, ending.traffic)
+        return (ending.problems + drift.withLock { $0 }, ending.exchanges)
     }
 
     /// Each stub of the scope, oldest first, with how many requests it answered so far.

@@ -38,7 +38,7 @@ import Foundation
 /// ```
 ///
 /// With a `cassette` (a HAR 1.2 file), the scope answers from it, recording real
-/// traffic into it as `mode` says:
+/// exchanges into it as `mode` says:
 ///
 /// - ``CassetteMode/replay``: the file must exist; every request is answered from
 ///   it, and a request it has no entry for fails with near misses against its
@@ -71,7 +71,7 @@ import Foundation
 ///     `redaction` and `matching` apply to it and to nothing else.
 ///   - mode: How the cassette is used: replayed only (the default), recorded, or
 ///     replayed with what it lacks recorded.
-///   - redaction: What is removed from recorded traffic before it is written.
+///   - redaction: What is removed from recorded exchanges before they are written.
 ///   - matching: How requests are matched with the cassette's entries.
 ///   - seed: The seed of the scope's faults and response order
 ///     (``StubScopeOptions/seed``).
@@ -92,7 +92,7 @@ import Foundation
 ///   failed. Without problems, the error `body` throws is rethrown as it is,
 ///   except in a seeded scope (faults or response order), where it is carried by
 ///   a ``StubVerificationError`` that names the seed and how to replay it. Its
-///   messages are scrubbed of the secrets the scope's traffic carried (see
+///   messages are scrubbed of the secrets the scope's exchanges carried (see
 ///   `Redaction`).
 @discardableResult
 public func withStubScope<Result>(
@@ -169,8 +169,8 @@ func withVerifiedScope<Result>(
 ) async throws -> Result {
     let outcome = await StubScope.withNewScope(name: name, location: location, clock: clock, isolation: isolation, body)
     let failing = outcome.problems.filter { !$0.isWarning }
-    // The error is printed by test frameworks: scrubbed of the traffic's secrets.
-    func scrubbed() -> [StubProblem] { TrafficArchive(outcome.traffic).scrub(outcome.problems) }
+    // The error is printed by test frameworks: scrubbed of the exchanges' secrets.
+    func scrubbed() -> [StubProblem] { ExchangeArchive(outcome.exchanges).scrub(outcome.problems) }
     switch outcome.result {
     case let .success(value):
         guard failing.isEmpty else {

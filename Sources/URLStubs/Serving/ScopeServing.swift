@@ -1,6 +1,6 @@
 /// The serving feature of a scope (see ``ScopeFeature``): the servers it started
 /// with `serve()`, stopped when it ends. Attached by its first server; touched only
-/// in the registry's isolation, except ``ended(traffic:location:)``.
+/// in the registry's isolation, except ``ended(exchanges:location:)``.
 final class ScopeServing: ScopeFeature {
     /// The scope's servers, oldest first.
     var servers: [StubServer] = []
@@ -10,7 +10,7 @@ final class ScopeServing: ScopeFeature {
     }
 
     /// Stops the scope's servers, once its requests in flight have been failed.
-    func ended(traffic: [RecordedExchange], location: StubSourceLocation?) -> [StubProblem] {
+    func ended(exchanges: [RecordedExchange], location: StubSourceLocation?) -> [StubProblem] {
         for server in servers {
             server.stop()
         }

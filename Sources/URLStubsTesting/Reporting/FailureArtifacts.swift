@@ -2,19 +2,19 @@ import Foundation
 import Testing
 @_spi(Integration) import URLStubs
 
-/// Attaches what a failing scope saw to its test: the traffic as HAR 1.2 and the
+/// Attaches what a failing scope saw to its test: the exchanges as HAR 1.2 and the
 /// problem report, so a CI log shows exactly what was sent.
 ///
 /// Both are redacted and scanned like a cassette: the HAR file is withheld when a
 /// secret survived redaction, and the report is scrubbed of every secret the
-/// traffic held (see ``TrafficArchive/scrub(_:)``).
+/// exchanges held (see ``ExchangeArchive/scrub(_:)``).
 enum FailureArtifacts {
     /// Attaches the artifacts of `outcome` to the running Swift Testing test when
     /// the scope ended with a problem that fails it.
-    static func attach<Value>(_ outcome: StubScope.Outcome<Value>, archive: TrafficArchive) {
+    static func attach<Value>(_ outcome: StubScope.Outcome<Value>, archive: ExchangeArchive) {
         guard outcome.problems.contains(where: { !$0.isWarning }) else { return }
         let name = "urlstubs-scope-\(outcome.scope.description.filter(\.isNumber))"
-        let (har, report) = contents(scope: outcome.title, problems: outcome.problems, traffic: outcome.traffic, archive: archive)
+        let (har, report) = contents(scope: outcome.title, problems: outcome.problems, exchanges: outcome.exchanges, archive: archive)
         if let har {
             Attachment.record(Array(har), named: name + ".har")
         }
@@ -25,12 +25,12 @@ enum FailureArtifacts {
     /// only (`0600`), into `directory` (by default ``runDirectory``) and returns
     /// the line that names them; `nil` when the scope did not fail or nothing
     /// could be written.
-    static func write(scope: String, problems: [StubProblem], traffic: [RecordedExchange], archive: TrafficArchive, in directory: URL? = nil) -> String? {
+    static func write(scope: String, problems: [StubProblem], exchanges: [RecordedExchange], archive: ExchangeArchive, in directory: URL? = nil) -> String? {
         guard problems.contains(where: { !$0.isWarning }), let directory = directory ?? runDirectory else { return nil }
         // Made again (0700) if the run's directory was removed since.
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         let base = directory.appendingPathComponent(scope.filter { $0.isLetter || $0.isNumber }.prefix(60).description)
-        let (har, report) = contents(scope: scope, problems: problems, traffic: traffic, archive: archive)
+        let (har, report) = contents(scope: scope, problems: problems, exchanges: exchanges, archive: archive)
         guard (har.map { writePrivately($0, to: base.appendingPathExtension("har")) } ?? true),
               writePrivately(Data(report.utf8), to: base.appendingPathExtension("txt")) else { return nil }
         return archive.scrub(IntegrationMessages.artifactsWritten(base.path + ".{har,txt}"))
@@ -60,15 +60,15 @@ enum FailureArtifacts {
     }
 
     /// The HAR file (`nil` when withheld) and the report, scrubbed of every secret
-    /// of the traffic, from one redaction of `traffic`.
-    private static func contents(scope: String, problems: [StubProblem], traffic: [RecordedExchange], archive: TrafficArchive) -> (har: Data?, report: String) {
+    /// of the exchanges, from one redaction of `exchanges`.
+    private static func contents(scope: String, problems: [StubProblem], exchanges: [RecordedExchange], archive: ExchangeArchive) -> (har: Data?, report: String) {
         let har = archive.har // Encoded when read: read once.
         let note: String
         switch har {
-        case .success: note = IntegrationMessages.trafficAttached(traffic.count)
-        case let .failure(error): note = IntegrationMessages.trafficWithheld(String(describing: error))
+        case .success: note = IntegrationMessages.exchangesAttached(exchanges.count)
+        case let .failure(error): note = IntegrationMessages.exchangesWithheld(String(describing: error))
         }
-        let report = IntegrationMessages.artifactReport(scope: scope, problems: problems, trafficNote: note)
+        let report = IntegrationMessages.artifactReport(scope: scope, problems: problems, exchangesNote: note)
         return (try? har.get(), archive.scrub(report))
     }
 }

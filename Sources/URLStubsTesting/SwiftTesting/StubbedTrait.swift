@@ -89,8 +89,8 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
         }
         BaselineTally.current?.add(outcome.usage)
         if !outcome.problems.isEmpty {
-            // Issues and artifacts are scrubbed of every secret the traffic held.
-            let archive = TrafficArchive(outcome.traffic)
+            // Issues and artifacts are scrubbed of every secret the exchanges held.
+            let archive = ExchangeArchive(outcome.exchanges)
             StubProblemReporter.report(archive.scrub(outcome.problems), fallback: location)
             FailureArtifacts.attach(outcome, archive: archive)
         }

@@ -64,17 +64,17 @@ open class StubbedTestCase: XCTestCase {
             super.invokeTest()
         }
         let seedNote = StubScope.seedNote(of: opened)
-        let (problems, traffic) = StubScope.finishDetachedScope(opened)
+        let (problems, exchanges) = StubScope.finishDetachedScope(opened)
         if let seedNote, problems.isEmpty {
             // Say how to replay the test's faults, should it have failed for a reason
             // of its own (its problems, when it has any, end with the seed already).
             print(IntegrationMessages.seededTestCase(seedNote))
         }
         guard !problems.isEmpty else { return }
-        // Messages and artifacts are scrubbed of every secret the traffic held.
-        let archive = TrafficArchive(traffic)
+        // Messages and artifacts are scrubbed of every secret the exchanges held.
+        let archive = ExchangeArchive(exchanges)
         StubProblemReporter.report(archive.scrub(problems), fallback: nil, testCase: self)
-        if let written = FailureArtifacts.write(scope: name, problems: problems, traffic: traffic, archive: archive) {
+        if let written = FailureArtifacts.write(scope: name, problems: problems, exchanges: exchanges, archive: archive) {
             print(written)
         }
     }

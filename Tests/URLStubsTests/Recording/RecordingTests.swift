@@ -92,7 +92,7 @@ struct RecordingTests {
         #expect(replayed[1].2 == Data([0, 1, 2, 255, 254, 10, 13, 0]))
     }
 
-    @Test("re-recording the same traffic writes the same bytes: no timestamps, stable order")
+    @Test("re-recording the same exchanges writes the same bytes: no timestamps, stable order")
     func deterministicOutput() async throws {
         let directory = try TemporaryDirectory()
         let server = try Self.server()
@@ -201,7 +201,7 @@ struct RecordingTests {
         #expect(text.contains(#""name" : "Set-Cookie","#) && text.contains(#""value" : "URLSTUBS-REDACTED""#))
     }
 
-    @Test("parallel scopes record to their own files, each with only its own traffic")
+    @Test("parallel scopes record to their own files, each with only its own exchanges")
     func parallelRecording() async throws {
         let directory = try TemporaryDirectory()
         let base = directory.url

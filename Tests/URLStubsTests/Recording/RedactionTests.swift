@@ -26,26 +26,26 @@ struct RedactionTests {
         return RecordedExchange(request: recorded, outcome: .response(status: status, headers: responseHeaders, body: Data(responseBody.utf8)), source: .network, startedAt: .zero, endedAt: .zero)
     }
 
-    /// Records `traffic` with `redaction` into a fresh file; returns the error, or
+    /// Records `exchanges` with `redaction` into a fresh file; returns the error, or
     /// the file's text.
-    static func record(_ traffic: [RecordedExchange], redaction: Redaction = .standard, environment: [String: String] = [:]) throws -> (CassetteError?, String?) {
+    static func record(_ exchanges: [RecordedExchange], redaction: Redaction = .standard, environment: [String: String] = [:]) throws -> (CassetteError?, String?) {
         let directory = try TemporaryDirectory()
         let file = directory.file("out.har")
         let recording = CassetteRecording(file: file, mode: .record, redaction: redaction, kept: [])
-        let error = recording.write(traffic, environment: environment)
+        let error = recording.write(exchanges, environment: environment)
         let text = try? String(contentsOf: file, encoding: .utf8)
         return (error, text)
     }
 
     @Test("by default credential headers, secret-looking headers, query items and JSON string fields are replaced, and nothing else")
     func standardRules() throws {
-        let traffic = [Self.exchange(
+        let exchanges = [Self.exchange(
             headers: ["Authorization": "Bearer abcdefghijkl", "Cookie": "sid=zyxwvutsrq", "X-Api-Key": "k-000111222", "Accept": "application/json"],
             body: #"{"user":"ann","password":"hunter2hunter2","attempts":3}"#,
             responseHeaders: ["Set-Cookie": "sid=qwertyuiop; HttpOnly", "Content-Type": "application/json"],
             responseBody: #"{"session_token":"s-9876543210","session_count":4,"name":"Ann"}"#
         )]
-        let (error, text) = try Self.record(traffic)
+        let (error, text) = try Self.record(exchanges)
         #expect(error == nil)
         let file = try #require(text)
         let entry = try #require(try HARFile.decode(Data(file.utf8)).cassetteEntries.first)
@@ -68,7 +68,7 @@ struct RedactionTests {
 
     @Test("a user's rules remove a header, a query item, a JSON path, a pattern and what a closure picks")
     func userRules() throws {
-        let traffic = [Self.exchange(
+        let exchanges = [Self.exchange(
             url: URL(string: "https://api.example.com/v1/accounts/ACCT-55501?sig=abc&x=1")!,
             headers: ["X-Tenant": "tenant-42"],
             responseBody: #"{"owner":{"email":"ann@example.com","name":"Ann"},"items":[{"iban":"DE001"},{"iban":"DE002"}]}"#
@@ -81,7 +81,7 @@ struct RedactionTests {
             .pattern("ACCT-[0-9]+"),
             .custom("names") { field in field.kind == .jsonField(["owner", "name"]) }
         )
-        let (error, text) = try Self.record(traffic, redaction: redaction)
+        let (error, text) = try Self.record(exchanges, redaction: redaction)
         #expect(error == nil)
         let file = try #require(text)
         let entry = try #require(try HARFile.decode(Data(file.utf8)).cassetteEntries.first)
@@ -93,7 +93,7 @@ struct RedactionTests {
 
     @Test("a removed token echoed in a response body refuses the cassette: nothing is written, and the error names the entry and field but not the secret")
     func echoedSecret() throws {
-        let traffic = [
+        let exchanges = [
             Self.exchange(url: URL(string: "https://api.example.com/ok")!),
             Self.exchange(
                 url: URL(string: "https://api.example.com/me")!,
@@ -101,7 +101,7 @@ struct RedactionTests {
                 responseBody: #"{"you_sent":"Bearer s3cr3t-t0k3n-value"}"#
             ),
         ]
-        let (error, text) = try Self.record(traffic)
+        let (error, text) = try Self.record(exchanges)
         #expect(text == nil)
         let path = try #require(Self.path(of: error))
         #expect(error?.description == "URLStubs: did not write the cassette \(path): a secret survived redaction in entry 2 (GET https://api.example.com/me), response body: the value removed from the request header Authorization of entry 2. Nothing was written. Add a redaction rule that removes it (Redaction.standard.adding(.jsonField(…)) or .pattern(…)), or stop the server from echoing it.")
@@ -110,19 +110,19 @@ struct RedactionTests {
 
     @Test("the credential inside a removed value counts too: a bearer token echoed without its scheme is found")
     func credentialPiece() throws {
-        let traffic = [Self.exchange(
+        let exchanges = [Self.exchange(
             url: URL(string: "https://api.example.com/me")!,
             headers: ["Authorization": "Bearer s3cr3t-t0k3n-value"],
             responseBody: "your token is s3cr3t-t0k3n-value"
         )]
-        let (error, _) = try Self.record(traffic)
+        let (error, _) = try Self.record(exchanges)
         #expect(error?.description.contains("response body: part of the value removed from the request header Authorization of entry 1") == true)
     }
 
-    @Test("the value of a secret-looking environment variable anywhere in the traffic refuses the cassette")
+    @Test("the value of a secret-looking environment variable anywhere in the exchanges refuses the cassette")
     func environmentSecret() throws {
-        let traffic = [Self.exchange(url: URL(string: "https://api.example.com/echo")!, responseBody: "deploy key is ghp_0123456789abcdef")]
-        let (error, text) = try Self.record(traffic, environment: ["GITHUB_TOKEN": "ghp_0123456789abcdef", "HOME": "/root"])
+        let exchanges = [Self.exchange(url: URL(string: "https://api.example.com/echo")!, responseBody: "deploy key is ghp_0123456789abcdef")]
+        let (error, text) = try Self.record(exchanges, environment: ["GITHUB_TOKEN": "ghp_0123456789abcdef", "HOME": "/root"])
         #expect(text == nil)
         #expect(error?.description.contains("response body: the value of the environment variable GITHUB_TOKEN") == true)
         #expect(!(error?.description.contains("ghp_") ?? true))
@@ -130,9 +130,9 @@ struct RedactionTests {
 
     @Test("the shell's working directories (PWD, OLDPWD) and agent sockets are no secrets, though their names hold secret words: a report naming the directory is written whole")
     func workingDirectoryIsNoSecret() throws {
-        let traffic = [Self.exchange(url: URL(string: "https://api.example.com/echo")!, responseBody: "built in /work/project and /work/previous, agent at /tmp/ssh-agent.sock")]
+        let exchanges = [Self.exchange(url: URL(string: "https://api.example.com/echo")!, responseBody: "built in /work/project and /work/previous, agent at /tmp/ssh-agent.sock")]
         let environment = ["PWD": "/work/project", "OLDPWD": "/work/previous", "SSH_AUTH_SOCK": "/tmp/ssh-agent.sock", "DB_PWD": "hunter2-db"]
-        let (error, text) = try Self.record(traffic, environment: environment)
+        let (error, text) = try Self.record(exchanges, environment: environment)
         #expect(error == nil)
         #expect(text?.contains("built in /work/project and /work/previous, agent at /tmp/ssh-agent.sock") == true)
         // A variable whose name only contains such a word still counts.
@@ -143,11 +143,11 @@ struct RedactionTests {
 
     @Test("a secret echoed in the URL is masked in the error")
     func secretInURL() throws {
-        let traffic = [Self.exchange(
+        let exchanges = [Self.exchange(
             url: URL(string: "https://api.example.com/users/p4ssw0rd-leaked/profile")!,
             body: #"{"password":"p4ssw0rd-leaked"}"#
         )]
-        let (error, _) = try Self.record(traffic)
+        let (error, _) = try Self.record(exchanges)
         #expect(error?.description.contains("entry 1 (GET https://api.example.com/users/•••/profile), URL: the value removed from the JSON field password in the request body of entry 1") == true)
     }
 
@@ -181,12 +181,12 @@ struct RedactionTests {
 struct RedactionEncodingTests {
     @Test("a form-encoded body's secret-looking items are removed like query items")
     func formBody() throws {
-        let traffic = [RedactionTests.exchange(
+        let exchanges = [RedactionTests.exchange(
             url: URL(string: "https://auth.example.com/oauth/token")!,
             headers: ["Content-Type": "application/x-www-form-urlencoded"],
             body: "grant_type=refresh_token&refresh_token=R3fr3sh-abcdefgh&client_secret=S3cr3t%2Bxyz12345"
         )]
-        let (error, text) = try RedactionTests.record(traffic)
+        let (error, text) = try RedactionTests.record(exchanges)
         #expect(error == nil)
         let file = try #require(text)
         #expect(!file.contains("R3fr3sh") && !file.contains("S3cr3t"))
@@ -195,8 +195,8 @@ struct RedactionEncodingTests {
 
     @Test("user information in a URL is removed, and the cassette still replays the URL")
     func userInformation() async throws {
-        let traffic = [RedactionTests.exchange(url: URL(string: "https://ann:pa55word-123@api.example.com/me")!)]
-        let (error, text) = try RedactionTests.record(traffic)
+        let exchanges = [RedactionTests.exchange(url: URL(string: "https://ann:pa55word-123@api.example.com/me")!)]
+        let (error, text) = try RedactionTests.record(exchanges)
         #expect(error == nil)
         let file = try #require(text)
         #expect(!file.contains("pa55word"))
@@ -205,11 +205,11 @@ struct RedactionEncodingTests {
 
     @Test("a secret echoed percent-encoded in a URL is found, and masked in the error in that form too")
     func percentEncodedEcho() throws {
-        let traffic = [RedactionTests.exchange(
+        let exchanges = [RedactionTests.exchange(
             url: URL(string: "https://api.example.com/cb?state=abc-def%2Bghijk/Zm9v")!,
             headers: ["Authorization": "Bearer abc-def+ghijk/Zm9v"]
         )]
-        let (error, text) = try RedactionTests.record(traffic)
+        let (error, text) = try RedactionTests.record(exchanges)
         #expect(text == nil)
         let message = try #require(error?.description)
         #expect(message.contains("entry 1 (GET https://api.example.com/cb?state=•••), URL: part of the value removed from the request header Authorization of entry 1"))

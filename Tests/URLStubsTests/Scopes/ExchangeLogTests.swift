@@ -69,14 +69,14 @@ struct ExchangeLogTests {
         }
     }
 
-    @Test("a request still waiting when its scope ends is logged as abandoned, with the scope's failure, in the traffic the scope leaves")
+    @Test("a request still waiting when its scope ends is logged as abandoned, with the scope's failure, in the exchanges the scope leaves")
     func abandoned() async throws {
         let outcome = await StubScope.withNewScope(name: nil, location: StubSourceLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column)) { scope in
             await scope.stub(.get("https://log.example.com/slow"), with: .text("late").delayed(by: .seconds(3_600)))
             Task { _ = try? await URLSession.stubbed.data(from: URL(string: "https://log.example.com/slow")!) }
             _ = try await scope.waitForRequest()
         }
-        #expect(outcome.traffic.map(Self.summary) == ["/slow abandoned \(URLError.Code.resourceUnavailable.rawValue)"])
+        #expect(outcome.exchanges.map(Self.summary) == ["/slow abandoned \(URLError.Code.resourceUnavailable.rawValue)"])
         #expect(outcome.problems.map(\.isWarning) == [true])
     }
 }

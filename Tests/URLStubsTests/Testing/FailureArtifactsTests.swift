@@ -6,7 +6,7 @@ import Testing
 @_spi(Integration) import URLStubs
 @testable import URLStubsTesting
 
-/// What a failing scope leaves for CI: its traffic as HAR and its report.
+/// What a failing scope leaves for CI: its exchanges as HAR and its report.
 @Suite("Failure artifacts", .timeLimit(.minutes(1)))
 struct FailureArtifactsTests {
     /// A scope that fails: one answered request with a credential, one unmatched.
@@ -20,10 +20,10 @@ struct FailureArtifactsTests {
         }
     }
 
-    @Test("the traffic of a failing scope is HAR 1.2 with both requests, their answers, and credentials redacted")
+    @Test("the exchanges of a failing scope are HAR 1.2 with both requests, their answers, and credentials redacted")
     func trafficArchive() async throws {
         let outcome = await Self.failingScope()
-        let har = try TrafficArchive(outcome.traffic, environment: [:]).har.get()
+        let har = try ExchangeArchive(outcome.exchanges, environment: [:]).har.get()
         let json = try #require(try JSONSerialization.jsonObject(with: har) as? [String: Any])
         let log = try #require(json["log"] as? [String: Any])
         #expect(log["version"] as? String == "1.2")
@@ -45,18 +45,18 @@ struct FailureArtifactsTests {
     func writtenForXCTest() async throws {
         let outcome = await Self.failingScope()
         let directory = try TemporaryDirectory()
-        let archive = TrafficArchive(outcome.traffic, environment: [:])
-        let line = try #require(FailureArtifacts.write(scope: "testFails", problems: outcome.problems, traffic: outcome.traffic, archive: archive, in: directory.url))
-        #expect(line.hasPrefix("URLStubs: the failing scope's traffic and report were written to "))
-        let base = String(line.dropFirst("URLStubs: the failing scope's traffic and report were written to ".count).dropLast(".{har,txt}".count))
+        let archive = ExchangeArchive(outcome.exchanges, environment: [:])
+        let line = try #require(FailureArtifacts.write(scope: "testFails", problems: outcome.problems, exchanges: outcome.exchanges, archive: archive, in: directory.url))
+        #expect(line.hasPrefix("URLStubs: the failing scope's exchanges and report were written to "))
+        let base = String(line.dropFirst("URLStubs: the failing scope's exchanges and report were written to ".count).dropLast(".{har,txt}".count))
         defer {
             try? FileManager.default.removeItem(atPath: base + ".har")
             try? FileManager.default.removeItem(atPath: base + ".txt")
         }
         let report = try String(contentsOfFile: base + ".txt", encoding: .utf8)
         #expect(report.contains("1. URLStubs: no stub matches GET https://artifacts.example.com/missing"))
-        #expect(report.hasSuffix("Its traffic (2 requests, redacted) is in the HAR 1.2 file that accompanies this report."))
+        #expect(report.hasSuffix("Its exchanges (2 requests with their answers, redacted) are in the HAR 1.2 file that accompanies this report."))
         #expect(FileManager.default.fileExists(atPath: base + ".har"))
-        #expect(FailureArtifacts.write(scope: "testPasses", problems: [], traffic: outcome.traffic, archive: archive, in: directory.url) == nil)
+        #expect(FailureArtifacts.write(scope: "testPasses", problems: [], exchanges: outcome.exchanges, archive: archive, in: directory.url) == nil)
     }
 }

@@ -133,7 +133,7 @@ struct StubScopeOptionsTests {
         let error = await #expect(throws: StubVerificationError.self) {
             try await withStubScope(options) { _ in }
         }
-        #expect(error?.problems.map(\.message) == ["URLStubs: did not write the cassette \(directory.path)/never-written.har: the redaction rule header X-Never removed nothing in its 0 entries, so what it was meant to remove may be in them. Nothing was written. Fix the rule (a JSON path, a header or item name spelled as the traffic spells it), or remove it."])
+        #expect(error?.problems.map(\.message) == ["URLStubs: did not write the cassette \(directory.path)/never-written.har: the redaction rule header X-Never removed nothing in its 0 entries, so what it was meant to remove may be in them. Nothing was written. Fix the rule (a JSON path, a header or item name spelled as the exchanges spells it), or remove it."])
         #expect(!FileManager.default.fileExists(atPath: directory.path))
     }
 

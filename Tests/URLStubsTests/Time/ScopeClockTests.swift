@@ -193,8 +193,8 @@ struct ScopeClockTests {
             _ = try await answered.value
             return abandoned
         }
-        let traffic = outcome.traffic.map { "\($0.request.url.path) \($0.outcome.word) \($0.startedAt) \($0.endedAt.map { "\($0)" } ?? "-")" }.sorted()
-        #expect(traffic == [
+        let exchanges = outcome.exchanges.map { "\($0.request.url.path) \($0.outcome.word) \($0.startedAt) \($0.endedAt.map { "\($0)" } ?? "-")" }.sorted()
+        #expect(exchanges == [
             "/abandoned abandoned 0.0 seconds 10.0 seconds",
             "/answered response 0.0 seconds 10.0 seconds",
             "/cancel-me cancelled 0.0 seconds 0.0 seconds",

@@ -29,7 +29,7 @@ struct CassetteRecording: Sendable {
         _ = Self.claimed.withLock { $0.remove(path) }
     }
 
-    /// Writes the cassette for the traffic `log` of the ended scope: the kept
+    /// Writes the cassette for the exchanges `log` of the ended scope: the kept
     /// entries, then every request the network answered, in order, redacted and
     /// scanned for leaks first.
     ///

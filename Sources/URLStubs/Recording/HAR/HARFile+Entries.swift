@@ -25,7 +25,7 @@ extension HARFile {
     }
 
     /// The file's bytes: pretty-printed with sorted keys, so that recording the
-    /// same traffic again writes the same bytes and a changed entry shows as a
+    /// same exchanges again writes the same bytes and a changed entry shows as a
     /// small diff.
     func encoded() throws -> Data {
         let encoder = JSONEncoder()

@@ -34,7 +34,7 @@ struct HARFile: Codable {
 
     struct Entry: Codable {
         /// Fixed unless a recording asks for real times, so re-recording the same
-        /// traffic gives the same file.
+        /// exchanges gives the same file.
         var startedDateTime = "1970-01-01T00:00:00.000Z"
         var time: Double = 0
         var request: Request

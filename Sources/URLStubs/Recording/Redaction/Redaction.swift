@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a recording scope removes from traffic before anything is written, and the
+/// What a recording scope removes from exchanges before anything is written, and the
 /// check that nothing it removed is still there.
 ///
 /// The ``standard`` redaction replaces with ``placeholder``:

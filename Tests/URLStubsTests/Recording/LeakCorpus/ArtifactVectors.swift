@@ -8,7 +8,7 @@ import Testing
 import XCTest
 
 /// Failure artifacts (the report and the HAR file) and console messages of a
-/// failing scope whose traffic, real or unmatched, carried secrets.
+/// failing scope whose exchanges, real or unmatched, carried secrets.
 @Suite("Leak corpus: failure artifacts", .timeLimit(.minutes(1)))
 struct ArtifactCorpusTests {
     static let token = "art-T0ken-777"
@@ -34,8 +34,8 @@ struct ArtifactCorpusTests {
     /// The report and HAR text of `outcome`, as written for XCTest.
     static func artifacts(_ outcome: StubScope.Outcome<Void>, environment: [String: String] = [:]) throws -> (report: String, har: String?, line: String) {
         let directory = try TemporaryDirectory()
-        let archive = TrafficArchive(outcome.traffic, environment: environment)
-        let line = try #require(FailureArtifacts.write(scope: "testLeaks", problems: outcome.problems, traffic: outcome.traffic, archive: archive, in: directory.url))
+        let archive = ExchangeArchive(outcome.exchanges, environment: environment)
+        let line = try #require(FailureArtifacts.write(scope: "testLeaks", problems: outcome.problems, exchanges: outcome.exchanges, archive: archive, in: directory.url))
         let report = try String(contentsOf: directory.file("testLeaks.txt"), encoding: .utf8)
         let har = try? String(contentsOf: directory.file("testLeaks.har"), encoding: .utf8)
         return (report, har, line)
@@ -57,7 +57,7 @@ struct ArtifactCorpusTests {
         let (report, har, _) = try Self.artifacts(outcome)
         #expect(har == nil)
         #expect(report.contains("no stub matches GET https://api.example.com/users/URLSTUBS-REDACTED"))
-        #expect(report.contains("Its traffic is not attached: URLStubs: did not write the cassette (failure report): a secret survived redaction in entry 1 (GET https://api.example.com/users/•••), URL: part of the value removed from the request header Authorization of entry 1."))
+        #expect(report.contains("Its exchanges are not attached: URLStubs: did not write the cassette (failure report): a secret survived redaction in entry 1 (GET https://api.example.com/users/•••), URL: part of the value removed from the request header Authorization of entry 1."))
         #expect(!report.contains(Self.token))
     }
 
@@ -129,19 +129,19 @@ struct ArtifactCorpusTests {
         ])
         let (report, har, _) = try Self.artifacts(outcome)
         #expect(har == nil)
-        #expect(report.contains("(URLStubs withheld this line: it holds a secret from the traffic in a form that cannot be cut out)"))
+        #expect(report.contains("(URLStubs withheld this line: it holds a secret from the exchanges in a form that cannot be cut out)"))
         #expect(!report.contains(encoded))
     }
 
     @Test("issues reported for a failing scope are scrubbed before they reach the test framework")
     func scrubbedProblems() async throws {
         let outcome = await Self.failingScope([.to(URL(string: "https://api.example.com/cb?access_token=\(Self.token)")!)])
-        let scrubbed = TrafficArchive(outcome.traffic, environment: [:]).scrub(outcome.problems)
+        let scrubbed = ExchangeArchive(outcome.exchanges, environment: [:]).scrub(outcome.problems)
         #expect(scrubbed.count == outcome.problems.count)
         #expect(scrubbed.first?.message.hasPrefix("URLStubs: no stub matches GET https://api.example.com/cb?access_token=URLSTUBS-REDACTED in scope #") == true)
     }
 
-    @Test("the StubVerificationError withStubScope throws (which test frameworks print) is scrubbed of the traffic's secrets")
+    @Test("the StubVerificationError withStubScope throws (which test frameworks print) is scrubbed of the exchanges' secrets")
     func scrubbedVerificationError() async throws {
         let error = await thrownError(StubVerificationError.self) {
             try await withStubScope { _ in
@@ -157,8 +157,8 @@ struct ArtifactCorpusTests {
     func permissions() async throws {
         let outcome = await Self.failingScope([.to(URL(string: "https://api.example.com/unmatched")!)])
         let directory = try TemporaryDirectory()
-        let archive = TrafficArchive(outcome.traffic, environment: [:])
-        _ = FailureArtifacts.write(scope: "testMode", problems: outcome.problems, traffic: outcome.traffic, archive: archive, in: directory.url)
+        let archive = ExchangeArchive(outcome.exchanges, environment: [:])
+        _ = FailureArtifacts.write(scope: "testMode", problems: outcome.problems, exchanges: outcome.exchanges, archive: archive, in: directory.url)
         for name in ["testMode.txt", "testMode.har"] {
             let mode = try FileManager.default.attributesOfItem(atPath: directory.file(name).path)[.posixPermissions] as? Int
             #expect(mode == 0o600, "\(name)")

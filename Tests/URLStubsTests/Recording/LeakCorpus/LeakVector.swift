@@ -9,7 +9,7 @@ import Testing
 /// loopback server that answers them as the vector says, then recorded; and what
 /// must come of it.
 struct LeakVector: Sendable, CustomTestStringConvertible {
-    /// What must come of recording the traffic.
+    /// What must come of recording the exchanges.
     enum Expected: Sendable {
         /// Nothing is written, and the error's leak description ends with this
         /// text (the field and where the secret came from).
@@ -53,11 +53,11 @@ struct LeakVector: Sendable, CustomTestStringConvertible {
         self.expected = expected
     }
 
-    /// What recording the vector's traffic gave: the error, or the cassette's text.
+    /// What recording the vector's exchanges gave: the error, or the cassette's text.
     struct Result {
         var error: CassetteError?
         var text: String?
-        var traffic: [RecordedExchange]
+        var exchanges: [RecordedExchange]
         var file: URL
     }
 
@@ -66,13 +66,13 @@ struct LeakVector: Sendable, CustomTestStringConvertible {
     func record() async throws -> Result {
         let server = try LocalServer(handler: respond)
         defer { server.stop() }
-        var traffic: [RecordedExchange] = []
+        var exchanges: [RecordedExchange] = []
         try await withStubScope { scope in
             await scope.passThrough(.host("127.0.0.1"))
             for request in requests(server) {
                 _ = try? await URLSession.stubbed.data(for: request)
             }
-            traffic = await scope.exchanges
+            exchanges = await scope.exchanges
         }
         #expect(server.requests.count >= requests(server).count, "every request reached the server")
         let directory = try TemporaryDirectory()
@@ -80,11 +80,11 @@ struct LeakVector: Sendable, CustomTestStringConvertible {
         let recording = CassetteRecording(file: file, mode: .record, redaction: redaction, kept: [])
         let error: CassetteError?
         do {
-            error = try recording.writeChecked(traffic, environment: environment)
+            error = try recording.writeChecked(exchanges, environment: environment)
         } catch let invalid {
             error = invalid
         }
-        return Result(error: error, text: try? String(contentsOf: file, encoding: .utf8), traffic: traffic, file: file)
+        return Result(error: error, text: try? String(contentsOf: file, encoding: .utf8), exchanges: exchanges, file: file)
     }
 
     /// Records the vector and checks its expectation.

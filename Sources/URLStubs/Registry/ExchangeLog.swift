@@ -4,7 +4,7 @@
 /// A limited log is a ring: once full, each new request takes the place of the
 /// oldest, in constant time, so the log always holds exactly the most recent
 /// `limit` requests.
-struct RequestLog {
+struct ExchangeLog {
     /// How many requests the log keeps at most, or `nil` for all of them.
     let limit: Int?
     /// The requests kept; once a limited log is full, `storage[oldest]` is the

@@ -1,11 +1,11 @@
 import Foundation
 
-/// A scope's traffic as a HAR 1.2 file, for failure reports: redacted once with
+/// A scope's exchanges as a HAR 1.2 file, for failure reports: redacted once with
 /// ``Redaction/standard``, scanned like a cassette, and able to scrub the report
 /// and console messages that go with it.
 @_spi(Integration)
-public struct TrafficArchive {
-    /// The HAR file of the traffic (requests still waiting or cancelled included as
+public struct ExchangeArchive {
+    /// The HAR file of the exchanges (requests still waiting or cancelled included as
     /// failures), or ``CassetteError/leakedSecret(path:leak:)`` when a secret
     /// survived redaction: a failure report must not publish it either. Encoded
     /// when read: scrubbing a message needs only the secrets.
@@ -20,16 +20,16 @@ public struct TrafficArchive {
             return Result { try HARFile(redacted).encoded() }.mapError { .unwritable(path: "(failure report)", reason: $0.localizedDescription) }
         }
     }
-    /// The traffic's entries, redacted, or why they could not be.
+    /// The entries of the exchanges, redacted, or why they could not be.
     private let redaction: Result<[CassetteEntry], CassetteError>
     /// Every value the redaction removed, and the secret environment values.
     private let secrets: [LeakScan.Secret]
     /// The same, ready to search text.
     private let search: SecretSearch
 
-    /// Redacts `traffic`, keeping what its HAR file is made of.
-    public init(_ traffic: [RecordedExchange], environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let entries = traffic.map { exchange in
+    /// Redacts `exchanges`, keeping what its HAR file is made of.
+    public init(_ exchanges: [RecordedExchange], environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let entries = exchanges.map { exchange in
             CassetteEntry(exchange) ?? CassetteEntry(
                 method: exchange.request.method,
                 url: exchange.request.url.absoluteString,
@@ -49,7 +49,7 @@ public struct TrafficArchive {
         search = SecretSearch(secrets)
     }
 
-    /// `text` (a failure report, a console message) with every secret the traffic
+    /// `text` (a failure report, a console message) with every secret the exchanges
     /// held replaced by the placeholder: each spelling that can be cut out, and
     /// the start of one cut short by `…`; a line in which a secret is still found
     /// in another spelling is replaced by words saying it was withheld.
