@@ -28,17 +28,17 @@ extension Answer {
     ///
     /// Returns `nil` when the calling task is cancelled first: whoever cancelled it
     /// (a stop, a cancel, or the scope's end) answers the request itself.
-    static func produce(_ resolution: StubRegistry.Resolution, in scope: StubScope?) async -> Answer? {
+    static func produce(_ resolution: StubRegistry.Resolution, on route: RequestRoute) async -> Answer? {
         switch resolution {
         case let .respond(response, exchange):
-            return await answer(with: response, after: response.delay, for: exchange, in: scope)
+            return await answer(with: response, after: response.delay, for: exchange, on: route)
         case let .compute(respond, exchange):
             let computed = await RequestTimeout(exchange).race {
-                try await StubScope.currentBinding.withValue(scope) { try await respond(exchange.request) }
+                try await StubScope.currentBinding.withValue(route.scope) { try await respond(exchange.request) }
             }
             switch computed {
             case let .finished(.success(response))?:
-                return await answer(with: response, after: response.delay, for: exchange, in: scope)
+                return await answer(with: response, after: response.delay, for: exchange, on: route)
             case let .finished(.failure(error))?:
                 guard !Task.isCancelled else { return nil }
                 StubRegistry.shared.record(.failure(error), of: exchange)
@@ -51,9 +51,9 @@ extension Answer {
         case let .computeInline(respond, exchange):
             // Where no thread waits for it (a direct answer, a redirect's hop
             // produced late): run here, on the producing task.
-            switch Result(catching: { try StubScope.currentBinding.withValue(scope) { try respond(exchange.request) } }) {
+            switch Result(catching: { try StubScope.currentBinding.withValue(route.scope) { try respond(exchange.request) } }) {
             case let .success(response):
-                return await answer(with: response, after: response.delay, for: exchange, in: scope)
+                return await answer(with: response, after: response.delay, for: exchange, on: route)
             case let .failure(error):
                 guard !Task.isCancelled else { return nil }
                 StubRegistry.shared.record(.failure(error), of: exchange)
@@ -72,7 +72,7 @@ extension Answer {
     /// The answer `response` gives the logged request once `delay` has passed (or
     /// the request timed out first), written down in its log (a stream writes its
     /// outcome when it ends); `nil` when cancelled first.
-    private static func answer(with response: StubResponse, after delay: Duration?, for exchange: LoggedExchange, in scope: StubScope?) async -> Answer? {
+    private static func answer(with response: StubResponse, after delay: Duration?, for exchange: LoggedExchange, on route: RequestRoute) async -> Answer? {
         switch await RequestTimeout(exchange).wait(delay) {
         case .elapsed:
             break
@@ -81,7 +81,7 @@ extension Answer {
         case .cancelled:
             return nil
         }
-        let answer = Answer(response, for: exchange.request, exchange: exchange, scope: scope)
+        let answer = Answer(response, for: exchange.request, exchange: exchange, route: route)
         if case .stream = answer {
             return answer
         }

@@ -16,7 +16,7 @@ enum Answer: Sendable {
 
     /// The answer `response` gives `request`; a streamed one writes its outcome in
     /// `exchange` when it ends, and runs a written stream in `scope`.
-    init(_ response: StubResponse, for request: RecordedRequest, exchange: LoggedExchange? = nil, scope: StubScope? = nil) {
+    init(_ response: StubResponse, for request: RecordedRequest, exchange: LoggedExchange? = nil, route: RequestRoute = .noScope) {
         switch response.kind {
         case let .http(status, headers, body):
             let head = response.headCache.map { cache in
@@ -41,11 +41,11 @@ enum Answer: Sendable {
                 self = .response(http, Data())
                 return
             }
-            self = .stream(http, StreamPlayback(status: status, headers: headers, stream: stream, exchange: exchange, scope: scope))
+            self = .stream(http, StreamPlayback(status: status, headers: headers, stream: stream, exchange: exchange, route: route))
         case let .failure(error):
             self = .failure(error)
         case let .sequence(responses):
-            self.init(responses[0], for: request, exchange: exchange, scope: scope)
+            self.init(responses[0], for: request, exchange: exchange, route: route)
         case let .refused(reason):
             self = .failure(StubFailure.error(FailureMessages.refusedComputedResponse(request, reason: reason), url: request.url))
         }

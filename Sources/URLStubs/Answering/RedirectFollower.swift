@@ -15,7 +15,7 @@ struct RedirectFollower {
     static let hopLimit = 10
 
     /// The scope the hops are resolved in, as the registry takes it.
-    let scope: StubScope?
+    let route: RequestRoute
     /// Whether hops are followed here; otherwise a redirect is the answer.
     let isFollowing: Bool
     /// The redirects followed so far.
@@ -31,7 +31,7 @@ struct RedirectFollower {
             return nil
         }
         hops += 1
-        return StubRegistry.shared.resolve(next, body: next.httpBody, scope: scope, pending: pending)
+        return StubRegistry.shared.resolve(next, body: next.httpBody, route: route, pending: pending)
     }
 
     /// Produces the answer of the deferred `resolution` and follows its redirects:
@@ -45,12 +45,12 @@ struct RedirectFollower {
             if let immediate = Answer(immediately: resolution) {
                 answer = immediate
             } else {
-                guard let produced = await Answer.produce(resolution, in: scope) else { return nil }
+                guard let produced = await Answer.produce(resolution, on: route) else { return nil }
                 if case .stream = produced {
                     return produced
                 }
                 // When the scope ended first, its failure comes through abandon(with:).
-                guard StubRegistry.shared.settle(pending, in: scope) else { return nil }
+                guard StubRegistry.shared.settle(pending, on: route) else { return nil }
                 answer = produced
             }
             guard let hop = next(after: &answer, pending: pending) else { return answer }

@@ -12,19 +12,19 @@ extension StubRegistry.Resolution {
     static func computedInline(
         _ respond: @Sendable (RecordedRequest) throws -> StubResponse,
         for exchange: LoggedExchange,
-        in scope: StubScope?,
+        on route: RequestRoute,
         pending: some PendingAnswer
     ) -> Self? {
-        switch Result(catching: { try StubScope.currentBinding.withValue(scope) { try respond(exchange.request) } }) {
+        switch Result(catching: { try StubScope.currentBinding.withValue(route.scope) { try respond(exchange.request) } }) {
         case let .success(response):
             if response.isDeferred {
                 return .respond(response, exchange)
             }
             let outcome = RecordedExchange.Outcome(response, method: exchange.request.method)
-            guard StubRegistry.shared.settle(pending, in: scope, as: outcome) else { return nil }
+            guard StubRegistry.shared.settle(pending, on: route, as: outcome) else { return nil }
             return .respond(response, exchange)
         case let .failure(error):
-            guard StubRegistry.shared.settle(pending, in: scope, as: .failure(error)) else { return nil }
+            guard StubRegistry.shared.settle(pending, on: route, as: .failure(error)) else { return nil }
             return .fail(error)
         }
     }

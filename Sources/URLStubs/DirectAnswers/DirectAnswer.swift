@@ -38,10 +38,10 @@ final class DirectAnswer: PendingAnswer {
     /// global scope, so that a request answered by `StubScope.global` is one made
     /// outside any scope, exactly as `URLSession` would make it there (logged in the
     /// global log, explained as made outside a scope, computed with no scope current).
-    private let scope: StubScope?
+    private let route: RequestRoute
 
     private init(scope: StubScope) {
-        self.scope = scope.isGlobal ? nil : scope
+        route = RequestRoute(current: scope)
     }
 
     /// Answers `request` (whose body is `body`) in `scope`: returns the body and
@@ -74,8 +74,8 @@ final class DirectAnswer: PendingAnswer {
     /// (which does not follow redirects: its client does).
     static func start(_ request: URLRequest, body: Data?, in scope: StubScope, followingRedirects: Bool) -> Start {
         let pending = DirectAnswer(scope: scope)
-        var follower = RedirectFollower(scope: pending.scope, isFollowing: followingRedirects)
-        var resolution = StubRegistry.shared.resolve(request, body: body, scope: pending.scope, pending: pending)
+        var follower = RedirectFollower(route: pending.route, isFollowing: followingRedirects)
+        var resolution = StubRegistry.shared.resolve(request, body: body, route: pending.route, pending: pending)
         while var answer = Answer(immediately: resolution) {
             guard let hop = follower.next(after: &answer, pending: pending) else {
                 return .answered(answer)
@@ -94,14 +94,14 @@ final class DirectAnswer: PendingAnswer {
         for request: URLRequest,
         playing play: @escaping @Sendable (Answer) async -> Answer?
     ) async -> Answer {
-        let scope = self.scope
+        let route = self.route
         let work = Task { [self] in
             var follower = follower
             // Settled when produced, unless it is a stream: then when it ends.
             guard var answer = await follower.produce(resolution, for: self) else { return }
             if case .stream = answer {
                 // When the scope ended first, its failure comes through abandon(with:).
-                guard let whole = await play(answer), StubRegistry.shared.settle(self, in: scope) else { return }
+                guard let whole = await play(answer), StubRegistry.shared.settle(self, on: route) else { return }
                 answer = whole
             }
             finish(with: answer) // This task is the producer: nothing to cancel.
@@ -127,7 +127,7 @@ final class DirectAnswer: PendingAnswer {
             }
         } onCancel: {
             // When the scope ended first, its failure comes through abandon(with:).
-            guard StubRegistry.shared.settle(self, in: scope) else { return }
+            guard StubRegistry.shared.settle(self, on: route) else { return }
             finish(with: .failure(Self.cancellation(of: request)))?.cancel()
         }
     }

@@ -45,7 +45,7 @@ extension StubRegistry {
     /// section that meets one whose result it does not know changes nothing and
     /// hands it back; it runs here, with the lock released, and matching starts
     /// again with its result (see ``PredicateResults``).
-    nonisolated func resolve(_ urlRequest: URLRequest, body: Data?, scope: StubScope?, pending: some PendingAnswer) -> Resolution {
+    nonisolated func resolve(_ urlRequest: URLRequest, body: Data?, route: RequestRoute, pending: some PendingAnswer) -> Resolution {
         guard urlRequest.url != nil else {
             // Nothing to match or log: no stub may answer a request for nothing.
             return .fail(StubFailure.error(FailureMessages.noURL(urlRequest), url: nil))
@@ -59,7 +59,7 @@ extension StubRegistry {
         var afterLock: [AfterLock] = []
         while true {
             let resolution = withIsolation { registry in
-                registry.resolve(unresolved.moveOut(), handingBackTo: &unresolved, scope: scope, pending: pending, predicates: &predicates, wakeUps: &wakeUps, afterLock: &afterLock)
+                registry.resolve(unresolved.moveOut(), handingBackTo: &unresolved, route: route, pending: pending, predicates: &predicates, wakeUps: &wakeUps, afterLock: &afterLock)
             }
             guard let resolution else {
                 if let request = unresolved {
@@ -96,13 +96,13 @@ extension StubRegistry {
         var nearMisses: (misses: [NearMiss], stubCount: Int)?
     }
 
-    /// One critical section of ``resolve(_:body:scope:pending:)``: chooses, then
+    /// One critical section of ``resolve(_:body:route:pending:)``: chooses, then
     /// changes the registry, or changes nothing and returns `nil` (the request
     /// handed back in `unresolved`) when a predicate must run first.
     private func resolve(
         _ request: consuming RecordedRequest,
         handingBackTo unresolved: inout RecordedRequest?,
-        scope: StubScope?,
+        route: RequestRoute,
         pending: some PendingAnswer,
         predicates: inout PredicateResults,
         wakeUps: inout [(RequestWaiter, [RecordedRequest])],
@@ -113,12 +113,12 @@ extension StubRegistry {
             request.sequenceNumber = nextRequestNumber
             nextRequestNumber += 1
         }
-        let home = scope ?? .global
+        let home = route.home
         guard let homeState = scopes[home.id] else {
             return .fail(StubFailure.error(FailureMessages.scopeEnded(request, scope: home), url: request.url))
         }
         let chain = chain(from: homeState)
-        let isUnscoped = scope == nil
+        let isUnscoped = route == .noScope
         guard let choice = Self.choose(for: request, in: chain, home: homeState, isUnscoped: isUnscoped, predicates: &predicates) else {
             unresolved = consume request
             return nil
@@ -271,9 +271,9 @@ extension StubRegistry {
     /// list decides its outcome, under the lock, so a request is never both reported
     /// as abandoned and answered.
     @discardableResult
-    nonisolated func settle(_ pending: some PendingAnswer, in scope: StubScope?) -> Bool {
+    nonisolated func settle(_ pending: some PendingAnswer, on route: RequestRoute) -> Bool {
         withIsolation { registry in
-            guard let flight = registry.scopes[(scope ?? .global).id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending)) else {
+            guard let flight = registry.scopes[route.home.id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending)) else {
                 return false
             }
             flight.exchange.settle(.cancelled)
@@ -287,10 +287,10 @@ extension StubRegistry {
     /// Forgets a deferred request answered on the thread that resolved it and
     /// writes down how it ended, in one critical section; returns whether it was
     /// still in flight (`false`: its scope ended first and failed it, see
-    /// ``settle(_:in:)``).
-    nonisolated func settle(_ pending: some PendingAnswer, in scope: StubScope?, as outcome: RecordedExchange.Outcome) -> Bool {
+    /// ``settle(_:on:)``).
+    nonisolated func settle(_ pending: some PendingAnswer, on route: RequestRoute, as outcome: RecordedExchange.Outcome) -> Bool {
         withIsolation { registry in
-            guard let flight = registry.scopes[(scope ?? .global).id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending)) else {
+            guard let flight = registry.scopes[route.home.id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending)) else {
                 return false
             }
             flight.exchange.settle(outcome)

@@ -24,7 +24,7 @@ import Foundation
 ///   (failing abandoned requests, waking waiters, warnings);
 /// - nor the user's code: a section that needs a predicate's result changes
 ///   nothing, the predicate runs outside, and matching starts again with its
-///   result (see ``resolve(_:body:scope:pending:)``);
+///   result (see ``resolve(_:body:route:pending:)``);
 /// - a section never enters the registry again: the lock is not recursive.
 actor StubRegistry {
     /// The registry of the process.

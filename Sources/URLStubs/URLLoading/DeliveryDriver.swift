@@ -15,10 +15,10 @@ import Foundation
 final class DeliveryDriver: PendingAnswer {
     private let delivery = Locked(Delivery())
     /// The scope the request was resumed in, `nil` outside any.
-    let scope: StubScope?
+    let route: RequestRoute
 
-    init(scope: StubScope?) {
-        self.scope = scope
+    init(route: RequestRoute) {
+        self.route = route
     }
 
     /// Starts loading, on the thread Foundation called `startLoading()` on: resolves
@@ -40,11 +40,11 @@ final class DeliveryDriver: PendingAnswer {
     /// redirects it gets) and answers it, or starts producing a late answer.
     private func resolve(for urlProtocol: StubURLProtocol) {
         let request = urlProtocol.request
-        var follower = RedirectFollower(scope: scope, isFollowing: Self.followsRedirects)
-        var resolution = StubRegistry.shared.resolve(request, body: RequestBody.read(from: request), scope: scope, pending: self)
+        var follower = RedirectFollower(route: route, isFollowing: Self.followsRedirects)
+        var resolution = StubRegistry.shared.resolve(request, body: RequestBody.read(from: request), route: route, pending: self)
         while true {
             if case let .computeInline(respond, exchange) = resolution {
-                guard let computed = StubRegistry.Resolution.computedInline(respond, for: exchange, in: scope, pending: self) else {
+                guard let computed = StubRegistry.Resolution.computedInline(respond, for: exchange, on: route, pending: self) else {
                     // The scope ended while the closure ran: its failure is made
                     // here, now or when it comes.
                     let clientThread = ClientThread.current(task: urlProtocol.task)
@@ -112,7 +112,7 @@ final class DeliveryDriver: PendingAnswer {
         guard enqueue(answer.calls) else { return }
         guard let end = await playback.play(into: { [self] piece in enqueue([.load(piece)]) }) else { return }
         // When the scope ended first, its failure comes through abandon(with:).
-        guard StubRegistry.shared.settle(self, in: scope) else { return }
+        guard StubRegistry.shared.settle(self, on: route) else { return }
         switch end {
         case .finished:
             enqueue([.finish])
@@ -182,7 +182,7 @@ final class DeliveryDriver: PendingAnswer {
             return
         case let .cancelAndSettle(producer):
             Task.detached { producer.cancel() }
-            StubRegistry.shared.settle(self, in: scope)
+            StubRegistry.shared.settle(self, on: route)
         }
     }
 

@@ -69,7 +69,7 @@ public final class StubURLProtocol: URLProtocol {
         self.task = task
         // On the protocol, not in the table: Foundation creates one protocol per
         // task, at its first resume, and keeps it across a suspend.
-        resumedIn = .resumed(in: StubScope.current)
+        resumedIn = .resumed(.current)
     }
     #endif
 
@@ -107,10 +107,10 @@ public final class StubURLProtocol: URLProtocol {
             fail(FailureMessages.untagged(request, taskClass: nil))
             return
         }
-        let scope: StubScope?
+        let route: RequestRoute
         switch resumedIn ?? TaskScopes.shared.tag(of: task) {
-        case let .resumed(in: resumedScope):
-            scope = resumedScope
+        case let .resumed(resumedRoute):
+            route = resumedRoute
         case .untagged:
             fail(FailureMessages.untagged(request, taskClass: String(describing: type(of: task))))
             return
@@ -118,7 +118,7 @@ public final class StubURLProtocol: URLProtocol {
             fail(FailureMessages.ambiguousTask(request, taskClass: String(describing: type(of: task))))
             return
         }
-        let delivery = DeliveryDriver(scope: scope)
+        let delivery = DeliveryDriver(route: route)
         loading = .started(delivery)
         delivery.start(self)
     }

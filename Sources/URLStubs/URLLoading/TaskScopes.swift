@@ -38,8 +38,8 @@ final class TaskScopes: Sendable {
         /// The task itself was not tagged, and live tasks with its ``ResumeKey``
         /// were resumed in different scopes: which one it stands for is unknown.
         case ambiguous
-        /// The task was resumed in this scope, or outside any scope (`nil`).
-        case resumed(in: StubScope?)
+        /// The task was resumed on this route: in a scope, or outside any.
+        case resumed(RequestRoute)
     }
 
     /// What a task stand-in shares with the task it stands for: its identifier in
@@ -59,7 +59,7 @@ final class TaskScopes: Sendable {
 
     private struct Entry {
         weak var task: URLSessionTask?
-        let scope: StubScope?
+        let route: RequestRoute
         let key: ResumeKey
     }
 
@@ -84,11 +84,11 @@ final class TaskScopes: Sendable {
     /// Tags `task` with the scope current on the calling task, unless it has a tag
     /// already (the first resume wins).
     func tagOnFirstResume(_ task: URLSessionTask) {
-        tag(task, with: StubScope.current)
+        tag(task, with: .current)
     }
 
-    /// Tags `task` with `scope`, unless it has a tag already.
-    func tag(_ task: URLSessionTask, with scope: StubScope?) {
+    /// Tags `task` with `route`, unless it has a tag already.
+    func tag(_ task: URLSessionTask, with route: RequestRoute) {
         let identifier = ObjectIdentifier(task)
         let isTagged = table.withLock { table in table.entries[identifier].map { $0.task === task } ?? false }
         guard !isTagged else { return } // A later resume, or a hooked superclass's resume.
@@ -101,7 +101,7 @@ final class TaskScopes: Sendable {
                 // A task that is gone left its address to this one.
                 table.byKey[replaced.key]?.removeAll { $0 == identifier }
             }
-            table.entries[identifier] = Entry(task: task, scope: scope, key: key)
+            table.entries[identifier] = Entry(task: task, route: route, key: key)
             table.byKey[key, default: []].append(identifier)
             if table.entries.count >= table.sweepAt {
                 table.sweep()
@@ -119,7 +119,7 @@ final class TaskScopes: Sendable {
         let identifier = ObjectIdentifier(task)
         if let own = table.withLock({ table -> Tag? in
             guard let entry = table.entries[identifier], entry.task === task else { return nil }
-            return .resumed(in: entry.scope)
+            return .resumed(entry.route)
         }) {
             return own
         }
@@ -129,7 +129,7 @@ final class TaskScopes: Sendable {
         return table.withLock { table in
             let live = (table.byKey[key] ?? []).compactMap { table.entries[$0] }.filter { $0.task != nil }
             guard let first = live.first else { return .untagged }
-            return live.allSatisfy { $0.scope == first.scope } ? .resumed(in: first.scope) : .ambiguous
+            return live.allSatisfy { $0.route == first.route } ? .resumed(first.route) : .ambiguous
         }
     }
 

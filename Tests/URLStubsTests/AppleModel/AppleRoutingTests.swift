@@ -65,7 +65,7 @@ struct AppleRoutingTests {
             try await withStubScope { _ in
                 TaskScopes.shared.tagOnFirstResume(task)
             }
-            #expect(TaskScopes.shared.tag(of: task) == .resumed(in: first))
+            #expect(TaskScopes.shared.tag(of: task) == .resumed(.scope(first)))
         }
     }
 
@@ -74,7 +74,7 @@ struct AppleRoutingTests {
         let driver = CFNetworkLikeDriver.shared(loader)
         let load = driver.makeTask(URLRequest(url: URL(string: "https://api.example.com/nowhere")!))
         await driver.resume(load)
-        #expect(TaskScopes.shared.tag(of: load.task) == .resumed(in: nil))
+        #expect(TaskScopes.shared.tag(of: load.task) == .resumed(.noScope))
         #expect(load.client.names == ["fail \(URLError.Code.resourceUnavailable.rawValue)"])
     }
 
@@ -100,7 +100,7 @@ struct AppleRoutingTests {
         for batch in 0..<10 {
             for index in 0..<500 {
                 let task = session.dataTask(with: URL(string: "https://api.example.com/\(batch)/\(index)")!)
-                TaskScopes.shared.tag(task, with: nil)
+                TaskScopes.shared.tag(task, with: .noScope)
                 task.cancel() // The session lets go of a task once it completes.
             }
             // Wait until the session has let go of the batch (slow under sanitizers).

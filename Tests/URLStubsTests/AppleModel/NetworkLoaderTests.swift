@@ -88,7 +88,7 @@ struct NetworkLoaderTests {
     @Test("a background configuration made in a scope while configurations are intercepted is a problem of that scope, naming its identifier")
     func backgroundConfigurationIsAProblemOfItsScope() async throws {
         let outcome = await StubScope.withNewScope(name: nil, location: here()) { scope in
-            StubRegistry.shared.reportUnstubbable(backgroundIdentifier: "com.example.uploads", in: scope)
+            StubRegistry.shared.reportUnstubbable(backgroundIdentifier: "com.example.uploads", on: .scope(scope))
         }
         #expect(outcome.problems.count == 1)
         guard case let .backgroundConfiguration(identifier)? = outcome.problems.first?.kind else {

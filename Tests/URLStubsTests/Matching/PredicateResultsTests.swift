@@ -92,7 +92,7 @@ struct PredicateResultsTests {
         #expect(registry.register(pattern, source: .fixed(.status(200)), expectation: .once, location: location, in: scope) != nil)
         let statuses = Locked<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: 32) { index in
-            let resolution = registry.resolve(URLRequest(url: URL(string: "https://race.example.com/\(index)")!), body: nil, scope: scope, pending: NoPending())
+            let resolution = registry.resolve(URLRequest(url: URL(string: "https://race.example.com/\(index)")!), body: nil, route: .scope(scope), pending: NoPending())
             statuses.withLock { $0.append(Self.status(of: resolution) ?? -1) }
         }
         let all = statuses.withLock { $0 }
@@ -134,7 +134,7 @@ struct PredicateResultsTests {
         let result = Locked<StubRegistry.Resolution?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            let resolution = registry.resolve(request, body: nil, scope: scope, pending: NoPending())
+            let resolution = registry.resolve(request, body: nil, route: .scope(scope), pending: NoPending())
             result.withLock { $0 = resolution }
             done.signal()
         }

@@ -17,8 +17,8 @@ struct ScopeFeatureTests {
         let registry = StubRegistry()
         let scope = registry.openScope(name: "plain", parent: nil, location: nil)
         #expect(registry.register(.get("https://plain.example.com/x"), source: .fixed(.status(204)), expectation: .anyNumber, location: location, in: scope) != nil)
-        _ = registry.resolve(URLRequest(url: URL(string: "https://plain.example.com/x")!), body: nil, scope: scope, pending: Unabandoned())
-        _ = registry.resolve(URLRequest(url: URL(string: "https://plain.example.com/y")!), body: nil, scope: scope, pending: Unabandoned())
+        _ = registry.resolve(URLRequest(url: URL(string: "https://plain.example.com/x")!), body: nil, route: .scope(scope), pending: Unabandoned())
+        _ = registry.resolve(URLRequest(url: URL(string: "https://plain.example.com/y")!), body: nil, route: .scope(scope), pending: Unabandoned())
         #expect(features(of: scope, in: registry) == [])
         _ = registry.endScope(scope)
     }

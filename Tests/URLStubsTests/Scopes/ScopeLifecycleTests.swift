@@ -70,7 +70,7 @@ struct ScopeLifecycleTests {
             for checkpoint in checkpoints {
                 while sent < checkpoint {
                     sent += 1
-                    _ = registry.resolve(URLRequest(url: URL(string: "https://log.example.com/\(sent)")!), body: nil, scope: nil, pending: pending)
+                    _ = registry.resolve(URLRequest(url: URL(string: "https://log.example.com/\(sent)")!), body: nil, route: .noScope, pending: pending)
                 }
                 // Summed up (first and last numbers, size, order), so that a failure
                 // prints one line instead of 10,000 paths.
@@ -94,18 +94,18 @@ struct ScopeLifecycleTests {
         let answered = RecordingPending()
         let waiting = RecordingPending()
         for pending in [answered, waiting] {
-            let resolution = registry.resolve(URLRequest(url: URL(string: url)!), body: nil, scope: scope, pending: pending)
+            let resolution = registry.resolve(URLRequest(url: URL(string: url)!), body: nil, route: .scope(scope), pending: pending)
             #expect(resolution.isDeferred)
         }
-        #expect(registry.settle(answered, in: scope)) // Its answer was produced inside the scope.
+        #expect(registry.settle(answered, on: .scope(scope))) // Its answer was produced inside the scope.
         let problems = registry.endScope(scope)
         let message = "URLStubs: GET \(url) was still waiting for its response when \(title) ended; await it inside the scope, or cancel it."
         #expect(problems.map(\.message) == [message])
         #expect(problems.map(\.isWarning) == [true])
         #expect(answered.abandonments == [])
         #expect(waiting.abandonments == [message])
-        #expect(!registry.settle(waiting, in: scope)) // An answer produced now is dropped.
-        #expect(!registry.settle(answered, in: scope))
+        #expect(!registry.settle(waiting, on: .scope(scope))) // An answer produced now is dropped.
+        #expect(!registry.settle(answered, on: .scope(scope)))
     }
 
     @Test("a scope that ends with an unmatched request, an unmet expectation and an abandoned request throws one report listing each in full, numbered")

@@ -20,7 +20,7 @@ struct StreamPlayback: Sendable {
     /// The log entry the outcome is written to, if the request is logged.
     let exchange: LoggedExchange?
     /// The scope a written stream's closure runs in.
-    let scope: StubScope?
+    let route: RequestRoute
 
     /// Plays the stream: hands each piece to `sink` when its time comes (`sink`
     /// returns `false` once the request went away), writes the outcome in the
@@ -44,7 +44,7 @@ struct StreamPlayback: Sendable {
                 guard await emitter.write(chunk) else { break }
             }
         case let .writer(write):
-            let scope = scope
+            let scope = route.scope
             let run: @Sendable () async -> (any Error)? = {
                 do {
                     try await StubScope.currentBinding.withValue(scope) {

@@ -40,7 +40,7 @@ enum AppleInterception {
         typealias Factory = @convention(c) (AnyObject, Selector, NSString) -> URLSessionConfiguration
         let original = unsafeBitCast(method_getImplementation(method), to: Factory.self)
         let replacement: @convention(block) (AnyObject, NSString) -> URLSessionConfiguration = { configurationClass, identifier in
-            StubRegistry.shared.reportUnstubbable(backgroundIdentifier: identifier as String, in: StubScope.current)
+            StubRegistry.shared.reportUnstubbable(backgroundIdentifier: identifier as String, on: .current)
             return original(configurationClass, selector, identifier)
         }
         method_setImplementation(method, imp_implementationWithBlock(replacement))
