@@ -71,16 +71,16 @@ actor StubRegistry {
     /// call Foundation's URL loading, run the user's code or resume continuations:
     /// collect such work and do it after returning.
     @inline(__always)
-    nonisolated func withIsolation<Result: Sendable>(_ body: (isolated StubRegistry) throws -> Result) rethrows -> Result {
-        try executor.withLock {
+    nonisolated func withIsolation<Result: Sendable>(_ body: (isolated StubRegistry) -> Result) -> Result {
+        executor.withLock {
             #if DEBUG
             if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-                return try assumeIsolated(body)
+                return assumeIsolated(body)
             }
             #endif
-            return try withoutActuallyEscaping(body) { body in
+            return withoutActuallyEscaping(body) { body in
                 // The lock is the executor, and this thread holds it: this is isolated.
-                try unsafeBitCast(body, to: ((StubRegistry) throws -> Result).self)(self)
+                unsafeBitCast(body, to: ((StubRegistry) -> Result).self)(self)
             }
         }
     }

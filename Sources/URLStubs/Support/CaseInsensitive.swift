@@ -1,14 +1,14 @@
 import Foundation
 
-extension String {
+extension StringProtocol {
     /// Whether the text equals `other` when case is ignored.
     ///
-    /// ASCII text (header names, schemes, hosts) is compared byte by byte, folding
-    /// only the letters A-Z; text with any other byte is compared by Foundation's
-    /// `caseInsensitiveCompare(_:)`, which folds the rest of Unicode. The result is
-    /// the same either way; the byte loop only skips Foundation's cost where it
-    /// cannot matter.
-    func equalsIgnoringCase(_ other: String) -> Bool {
+    /// ASCII text (header names, schemes, hosts, HTTP tokens) is compared byte by
+    /// byte, folding only the letters A-Z; text with any other byte is compared by
+    /// Foundation's `caseInsensitiveCompare(_:)`, which folds the rest of Unicode.
+    /// The result is the same either way; the byte loop only skips Foundation's cost
+    /// where it cannot matter.
+    func equalsIgnoringCase(_ other: some StringProtocol) -> Bool {
         var isASCII = true
         if utf8.count == other.utf8.count {
             let equal = zip(utf8, other.utf8).allSatisfy { mine, theirs in
@@ -27,5 +27,12 @@ extension String {
             return false
         }
         return caseInsensitiveCompare(other) == .orderedSame
+    }
+}
+
+extension [String: String] {
+    /// Whether a header field named `name` is present, compared case-insensitively.
+    func containsField(_ name: String) -> Bool {
+        keys.contains { $0.equalsIgnoringCase(name) }
     }
 }

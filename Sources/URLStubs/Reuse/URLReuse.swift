@@ -30,3 +30,26 @@ final class LastURLValue<Value: Sendable>: Sendable {
         return value
     }
 }
+
+/// The response head (status and header fields, as an `HTTPURLResponse`) a fixed
+/// stub last answered with, kept for the URL it was built for (``LastURLValue``).
+///
+/// Building an `HTTPURLResponse` is the largest single cost of answering a fixed
+/// response: Foundation checks and canonicalises every header field. Tests ask a
+/// stub for the same URL again and again, so each fixed stub keeps the head it
+/// built last and gives it again for the same URL. The response is immutable, so
+/// requests can share it; a request for another URL (or for a URL relative to a
+/// base, whose `url` is more than its text) gets a head of its own.
+typealias HeadCache = LastURLValue<HTTPURLResponse?>
+
+extension RequestTarget {
+    /// The last URL a request was parsed from, with its target.
+    private static let lastParsed = LastURLValue<RequestTarget?>()
+
+    /// The target of a request's `url`: the one parsed for the previous request
+    /// when its text is the same (tests ask for the same URL again and again),
+    /// else parsed now and kept for the next.
+    static func of(requestURL url: URL) -> RequestTarget? {
+        lastParsed.value(for: url) { RequestTarget(absoluteString: $0) }
+    }
+}
