@@ -52,7 +52,8 @@ extension StubScope {
         } catch {
             result = .failure(error)
         }
-        let drift = await StubRegistry.shared.finishLiveChecks(in: scope)
+        // Most scopes check nothing live: no suspension for them.
+        let drift = StubRegistry.shared.hasLiveChecks(in: scope) ? await StubRegistry.shared.finishLiveChecks(in: scope) : []
         let ending = StubRegistry.shared.finishScope(scope)
         return Outcome(result: result, scope: scope, name: name, location: location, problems: ending.problems + drift, exchanges: ending.exchanges, usage: ending.usage, seedNote: ending.seedNote)
     }
