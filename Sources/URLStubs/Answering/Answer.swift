@@ -15,7 +15,7 @@ enum Answer: Sendable {
     case failure(any Error)
 
     /// The answer `response` gives `request`; a streamed one writes its outcome in
-    /// `exchange` when it ends, and runs a written stream in `scope`.
+    /// `exchange` when it ends, and runs a written stream in the scope of `route`.
     init(_ response: StubResponse, for request: RecordedRequest, exchange: LoggedExchange? = nil, route: RequestRoute = .noScope) {
         switch response.kind {
         case let .http(status, headers, body):

@@ -34,10 +34,10 @@ final class DirectAnswer: PendingAnswer {
     }
 
     private let state = Locked(Phase.waiting(nil, work: nil))
-    /// The scope the request was made in, as the registry takes it: `nil` for the
-    /// global scope, so that a request answered by `StubScope.global` is one made
-    /// outside any scope, exactly as `URLSession` would make it there (logged in the
-    /// global log, explained as made outside a scope, computed with no scope current).
+    /// Where the request is resolved: `.noScope` for a request answered by
+    /// `StubScope.global`, which is one made outside any scope, exactly as
+    /// `URLSession` would make it there (logged in the global log, explained as made
+    /// outside a scope, computed with no scope current).
     private let route: RequestRoute
 
     private init(scope: StubScope) {

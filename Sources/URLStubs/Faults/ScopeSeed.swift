@@ -10,6 +10,10 @@ final class ScopeSeed: ScopeFeature {
         self.location = location
     }
 
+    static var takesPartInRequests: Bool {
+        false
+    }
+
     static func part(for request: borrowing RecordedRequest, in chain: [ScopeState]) -> (any RequestPart)? {
         nil
     }

@@ -118,8 +118,7 @@ extension StubRegistry {
     nonisolated func setSeed(_ seed: UInt64, of scope: StubScope) {
         withIsolation { registry in
             guard let scopeState = registry.scopes[scope.id] else { return }
-            scopeState.features.removeAll { $0 is ScopeSeed }
-            scopeState.features.append(ScopeSeed(seed: seed, location: scopeState.location))
+            scopeState.add(ScopeSeed(seed: seed, location: scopeState.location))
         }
     }
 

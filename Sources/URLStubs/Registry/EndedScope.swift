@@ -3,8 +3,9 @@
 /// run its features' end) without holding the registry's lock.
 struct EndedScope: @unchecked Sendable {
     // @unchecked: `state` was removed from the registry in the isolated section that
-    // made this value, so nothing in the registry reaches it any more: its holder
-    // is its only user (its exchanges' outcomes are still written in the registry's
-    // isolation, where the logs of enclosing scopes read them).
+    // made this value, so no new request, stub or waiter reaches it. What others may
+    // still share (its stubs, through exchanges of nested scopes that outlive it; its
+    // scenarios, through their stubs' rules) is read and written only in isolated
+    // sections, which is where `finishScope` reads it too.
     let state: ScopeState
 }

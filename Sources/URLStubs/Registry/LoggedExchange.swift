@@ -1,4 +1,4 @@
-/// One entry of a scope's request log, as the registry keeps it: the request, and
+/// One entry of a scope's exchange log, as the registry keeps it: the request, and
 /// the outcome it is given once known.
 ///
 /// A request made in a nested scope is one entry shared by the logs of every scope

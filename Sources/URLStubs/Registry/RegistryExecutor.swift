@@ -55,9 +55,15 @@ final class RegistryExecutor: SerialExecutor, @unchecked Sendable {
     @inline(__always)
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
+        #if DEBUG
+        os_unfair_lock_assert_not_owner(lock) // Entered again: it would deadlock.
+        #endif
         os_unfair_lock_lock(lock)
         defer { os_unfair_lock_unlock(lock) }
         #else
+        #if DEBUG
+        precondition(owner.load(ordering: .relaxed) != UInt(bitPattern: Self.currentThread), "URLStubs' registry was entered again while this thread was in it")
+        #endif
         pthread_mutex_lock(lock)
         owner.store(UInt(bitPattern: Self.currentThread), ordering: .relaxed)
         defer {

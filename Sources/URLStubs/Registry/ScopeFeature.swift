@@ -23,6 +23,10 @@
 /// Instances are touched only in the registry's isolation, except
 /// ``ended(exchanges:location:)``, called once, after the scope was removed.
 protocol ScopeFeature: AnyObject {
+    /// Whether the feature takes part in resolving requests (``part(for:in:)``):
+    /// a scope whose chain has no such feature skips every request hook.
+    static var takesPartInRequests: Bool { get }
+
     /// Attaches the feature to a scope as it opens, when the run asks for it for
     /// every scope (the environment turns drift checks on, say).
     static func opened(_ scopeState: ScopeState)
@@ -35,6 +39,11 @@ protocol ScopeFeature: AnyObject {
     /// The line every failure message of a scope with `chain` ends with, or `nil`.
     static func note(for chain: [ScopeState]) -> String?
 
+    /// Stops what must stop the moment its scope has ended and failed its requests
+    /// in flight, before its waiters are woken (a server stops accepting
+    /// connections). Called outside the lock.
+    func closed()
+
     /// Finishes the feature's work once its scope has ended and failed its requests
     /// in flight, given the scope's exchanges; returns the problems it found. Called
     /// outside the lock.
@@ -43,6 +52,14 @@ protocol ScopeFeature: AnyObject {
 
 extension ScopeFeature {
     static func opened(_ scopeState: ScopeState) {}
+
+    /// Whether the feature takes part in resolving requests (``part(for:in:)``):
+    /// a scope whose chain has no such feature skips every request hook.
+    static var takesPartInRequests: Bool {
+        true
+    }
+
+    func closed() {}
 
     static func note(for chain: [ScopeState]) -> String? {
         nil
@@ -122,7 +139,7 @@ struct RequestParts {
     private var parts: [any RequestPart] = []
 
     init(for request: borrowing RecordedRequest, in chain: [ScopeState]) {
-        guard chain.contains(where: { !$0.features.isEmpty }) else { return }
+        guard chain.contains(where: { $0.takesPartInRequests }) else { return }
         for kind in StubRegistry.featureKinds {
             if let part = kind.type.part(for: request, in: chain) {
                 parts.append(part)
@@ -198,7 +215,7 @@ extension ScopeState {
             return existing
         }
         let created = make()
-        features.append(created)
+        add(created)
         return created
     }
 }
@@ -226,7 +243,7 @@ extension StubRegistry {
     /// faults and those of its open enclosing scopes, say), or `nil`.
     func note(of scopeState: ScopeState) -> String? {
         let chain = chain(from: scopeState)
-        guard chain.contains(where: { !$0.features.isEmpty }) else { return nil }
+        guard chain.contains(where: { $0.takesPartInRequests }) else { return nil }
         let notes = Self.featureKinds.compactMap { $0.type.note(for: chain) }
         return notes.isEmpty ? nil : notes.joined(separator: "\n")
     }

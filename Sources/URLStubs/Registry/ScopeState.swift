@@ -1,6 +1,6 @@
 import Foundation
 
-/// One scope's stubs, request log and bookkeeping: state of the registry, touched
+/// One scope's stubs, exchange log and bookkeeping: state of the registry, touched
 /// only in its isolation (see ``StubRegistry``), or through an ``EndedScope``.
 final class ScopeState {
     /// The key of the exact index: a method (or `nil` for any) and a route key.
@@ -41,7 +41,9 @@ final class ScopeState {
     var waiters: [UInt64: RequestWaiter] = [:]
     /// The optional features the scope uses (faults, recording, ...), at most one
     /// of each kind; empty for a scope that uses none (see ``ScopeFeature``).
-    var features: [any ScopeFeature] = []
+    private(set) var features: [any ScopeFeature] = []
+    /// Whether one of ``features`` takes part in resolving requests.
+    private(set) var takesPartInRequests = false
 
     /// Every request the scope received, in order.
     var requests: [RecordedRequest] {
@@ -69,6 +71,13 @@ final class ScopeState {
     /// built once, at the first message that needs it (an unmatched request, or at
     /// the end an abandoned request or a waiter): most scopes never need it.
     private(set) lazy var title = ScopeMessages.title(of: scope, name: name, location: location)
+
+    /// Attaches `feature`, replacing the scope's feature of its kind if it has one.
+    func add(_ feature: any ScopeFeature) {
+        features.removeAll { type(of: $0) == type(of: feature) }
+        features.append(feature)
+        takesPartInRequests = features.contains { type(of: $0).takesPartInRequests }
+    }
 
     func add(_ entry: StubEntry) {
         entries.append(entry)

@@ -87,7 +87,7 @@ final class StubEntry {
         return hits >= maximum
     }
 
-    /// What answers the stub's requests, as the request log names it.
+    /// What answers the stub's requests, as the exchange log names it.
     var answerSource: RecordedExchange.Source {
         switch (source, origin) {
         case (.passThrough, _): .network

@@ -118,7 +118,7 @@ extension StubRegistry {
             return .fail(StubFailure.error(FailureMessages.scopeEnded(request, scope: home), url: request.url))
         }
         let chain = chain(from: homeState)
-        let isUnscoped = route == .noScope
+        let isUnscoped = home.isGlobal // `.scope(.global)` too: the global scope's own request.
         guard let choice = Self.choose(for: request, in: chain, home: homeState, isUnscoped: isUnscoped, predicates: &predicates) else {
             unresolved = consume request
             return nil

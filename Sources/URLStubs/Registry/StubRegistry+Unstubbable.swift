@@ -6,14 +6,14 @@ extension StubRegistry {
         let message = ScopeMessages.backgroundConfiguration(identifier)
         let recorded: Bool
         switch route {
-        case let .scope(scope):
+        case let .scope(scope) where !scope.isGlobal:
             recorded = withIsolation { registry -> Bool in
                 guard let scopeState = registry.scopes[scope.id] else { return false }
                 let kind = StubProblem.Kind.backgroundConfiguration(identifier: identifier)
                 scopeState.problems.append(StubProblem(kind: kind, message: message, location: scopeState.location))
                 return true
             }
-        case .noScope:
+        case .scope, .noScope:
             recorded = false
         }
         if !recorded {

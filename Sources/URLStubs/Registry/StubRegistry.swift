@@ -3,7 +3,7 @@ import FoundationNetworking
 #endif
 import Foundation
 
-/// The single owner of every scope's stubs, request log and bookkeeping: an actor
+/// The single owner of every scope's stubs, exchange log and bookkeeping: an actor
 /// whose executor is a lock (``RegistryExecutor``), entered synchronously.
 ///
 /// Foundation asks the URL protocol for an answer in `startLoading()`, on a thread
@@ -142,11 +142,15 @@ actor StubRegistry {
             let message = FaultMessages.noting(FailureMessages.abandoned(flight.request, in: ended.title), seedNote)
             return (flight, message, StubFailure.error(message, url: flight.request.url))
         }
-        let exchanges = withIsolation { _ -> [RecordedExchange] in
+        // Its stubs' counts too: an exchange of a nested scope that outlives this one
+        // may still count a cancellation on one of them.
+        let (exchanges, unmet, usage) = withIsolation { _ -> ([RecordedExchange], [StubProblem], [StubUsage]) in
             for (flight, _, error) in abandoned {
                 flight.exchange.settle(.abandoned(error))
             }
-            return endedScope.state.log.inOrder.map(\.snapshot)
+            let state = endedScope.state
+            let unmet = state.entries.compactMap { ScopeMessages.unmetExpectation(of: $0, in: state.scope) }
+            return (state.log.inOrder.map(\.snapshot), unmet, state.usage)
         }
         var warnings: [StubProblem] = []
         var producers: [Task<Void, Never>] = []
@@ -161,17 +165,20 @@ actor StubRegistry {
         for producer in producers {
             producer.cancel()
         }
+        for feature in ended.features {
+            feature.closed()
+        }
         for waiter in ended.waiters.values {
             waiter.resume(with: .failure(RequestWaitError(.scopeEnded, pattern: waiter.pattern, scope: ended.scope, scopeTitle: ended.title, expected: waiter.count, arrived: waiter.collected, timeout: waiter.wait)))
         }
-        var problems = ended.problems + ended.entries.compactMap { ScopeMessages.unmetExpectation(of: $0, in: ended.scope) } + warnings
+        var problems = ended.problems + unmet + warnings
         for feature in ended.features {
             problems += feature.ended(exchanges: exchanges, location: ended.location)
         }
         if let seedNote {
             problems = problems.map { $0.noting(seedNote) }
         }
-        return Ending(problems: problems, exchanges: exchanges, usage: ended.usage, seedNote: seedNote)
+        return Ending(problems: problems, exchanges: exchanges, usage: usage, seedNote: seedNote)
     }
 
     /// Each stub of `scope`, oldest first, with its hits so far.
@@ -235,7 +242,7 @@ actor StubRegistry {
         withIsolation { $0.scopes[scope.id]?.remove(stubID: id) ?? false }
     }
 
-    /// Removes every stub of `scope`, keeping its request log.
+    /// Removes every stub of `scope`, keeping its exchange log.
     nonisolated func removeAllStubs(from scope: StubScope) {
         withIsolation { $0.scopes[scope.id]?.removeAll() }
     }

@@ -1,7 +1,7 @@
 /// One scenario of a scope as the registry keeps it: its name, the state it
 /// started in and the state it is in now.
 ///
-/// Owned by its scope's ``ScopeState`` and touched only while the registry's lock
+/// Owned by its scope's ``ScopeScenarios`` and touched only while the registry's lock
 /// is held. The stubs that name the scenario keep a reference to it, so that
 /// matching reads and moves its state without a lookup (and a nested scope that
 /// outlives the scenario's scope keeps the scenario working for its own stubs).

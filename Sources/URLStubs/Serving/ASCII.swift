@@ -10,6 +10,16 @@ extension UInt8 {
 }
 
 extension StringProtocol {
+    /// Whether the text equals `other`, folding only the ASCII letters A-Z: what
+    /// HTTP/1.1 means by case-insensitive for the tokens and host names a server
+    /// checks. Unlike ``equalsIgnoringCase(_:)``, no other character is folded, so
+    /// a `Host` such as `localhoſt` is not taken for `localhost`.
+    func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
+        utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { mine, theirs in
+            mine == theirs || (mine | 0x20 == theirs | 0x20 && (mine | 0x20) >= UInt8(ascii: "a") && (mine | 0x20) <= UInt8(ascii: "z"))
+        }
+    }
+
     /// The text without leading and trailing spaces and tabs.
     var trimmingSpaces: Substring {
         let text = Substring(self)

@@ -10,7 +10,7 @@ enum LoopbackHost {
         let suffix = ":\(port)"
         guard host.hasSuffix(suffix) else { return false }
         let name = host.dropLast(suffix.count)
-        return name.equalsIgnoringCase("127.0.0.1") || name.equalsIgnoringCase("localhost") || name == "[::1]"
+        return name.equalsIgnoringASCIICase("127.0.0.1") || name.equalsIgnoringASCIICase("localhost") || name == "[::1]"
     }
 
     /// The authority of an absolute-form request target (`http://host:port/path`),

@@ -10,7 +10,7 @@ struct RequestHead {
 
     /// Every value of the fields named `name` (compared without case), in order.
     func values(of name: String) -> [String] {
-        fields.compactMap { $0.name.equalsIgnoringCase(name) ? $0.value : nil }
+        fields.compactMap { $0.name.equalsIgnoringASCIICase(name) ? $0.value : nil }
     }
 
     /// Whether the client asked to close the connection after this request, or
@@ -18,7 +18,7 @@ struct RequestHead {
     /// offered to it).
     var closesConnection: Bool {
         version == "HTTP/1.0" || values(of: "Connection").contains { value in
-            value.split(separator: ",").contains { $0.trimmingSpaces.equalsIgnoringCase("close") }
+            value.split(separator: ",").contains { $0.trimmingSpaces.equalsIgnoringASCIICase("close") }
         }
     }
 }

@@ -5,16 +5,20 @@ final class ScopeServing: ScopeFeature {
     /// The scope's servers, oldest first.
     var servers: [StubServer] = []
 
+    static var takesPartInRequests: Bool {
+        false
+    }
+
     static func part(for request: borrowing RecordedRequest, in chain: [ScopeState]) -> (any RequestPart)? {
         nil
     }
 
-    /// Stops the scope's servers, once its requests in flight have been failed.
-    func ended(exchanges: [RecordedExchange], location: StubSourceLocation?) -> [StubProblem] {
+    /// Stops the scope's servers, once its requests in flight have been failed
+    /// and before its waiters are woken.
+    func closed() {
         for server in servers {
             server.stop()
         }
-        return []
     }
 }
 

@@ -78,7 +78,7 @@ struct ServedConnection {
             let url = try checkTarget(of: head)
             let framing = try RequestParser.framing(of: head, limits: limits)
             if let expectation = head.values(of: "Expect").first {
-                guard expectation.equalsIgnoringCase("100-continue") else {
+                guard expectation.equalsIgnoringASCIICase("100-continue") else {
                     throw RequestRejection(status: 417, reason: ServingMessages.expectation(expectation))
                 }
                 if framing != .none, !socket.hasBuffered {

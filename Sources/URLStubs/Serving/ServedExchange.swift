@@ -31,7 +31,7 @@ struct ServedExchange {
         var fields: [(name: String, value: String)] = []
         fields.reserveCapacity(head.fields.count)
         for field in head.fields {
-            if let index = fields.firstIndex(where: { $0.name.equalsIgnoringCase(field.name) }) {
+            if let index = fields.firstIndex(where: { $0.name.equalsIgnoringASCIICase(field.name) }) {
                 fields[index].value += "," + field.value
             } else {
                 fields.append(field)
@@ -72,7 +72,7 @@ struct ServedExchange {
     /// the server, so that the client follows the redirect here.
     private func fields(of response: HTTPURLResponse) -> [(String, String)] {
         var fields = ResponseWriter.fields(of: response)
-        guard let origin, let index = fields.firstIndex(where: { $0.0.equalsIgnoringCase("Location") }) else { return fields }
+        guard let origin, let index = fields.firstIndex(where: { $0.0.equalsIgnoringASCIICase("Location") }) else { return fields }
         let location = fields[index].1
         if let target = URL(string: location), target.host != nil,
            target.scheme?.lowercased() == origin.scheme?.lowercased(),

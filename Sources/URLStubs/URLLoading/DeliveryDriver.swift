@@ -14,7 +14,7 @@ import Foundation
 /// while the lock is held.
 final class DeliveryDriver: PendingAnswer {
     private let delivery = Locked(Delivery())
-    /// The scope the request was resumed in, `nil` outside any.
+    /// Where the request is resolved: the scope it was resumed in, or none.
     let route: RequestRoute
 
     init(route: RequestRoute) {

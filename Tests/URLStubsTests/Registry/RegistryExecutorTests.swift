@@ -10,7 +10,10 @@ struct RegistryExecutorTests {
         let entered = await withCheckedContinuation { continuation in
             let thread = Thread {
                 let id = registry.withIsolation { registry -> UInt64 in
-                    registry.preconditionIsolated("entered inline")
+                    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+                        // Older Apple runtimes cannot ask a custom executor.
+                        registry.preconditionIsolated("entered inline")
+                    }
                     defer { registry.nextWaiterID += 1 }
                     return registry.nextWaiterID
                 }
@@ -44,11 +47,24 @@ struct RegistryExecutorTests {
     #if os(macOS) || os(Linux) || os(Windows)
     @Test("asking whether code is isolated to the registry without holding its lock stops the process with a message", .enabled(if: DeliveryTests.runsExitTests, "set URLSTUBS_EXIT_TESTS=1 and filter on RegistryExecutorTests"))
     func checkWithoutTheLock() async {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return } // Older runtimes cannot ask.
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             StubRegistry().preconditionIsolated()
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("URLStubs' registry was entered without its lock"), "\(message)")
+    }
+
+    @Test("entering the registry again from inside it stops the process with a message, instead of deadlocking", .enabled(if: DeliveryTests.runsExitTests, "set URLSTUBS_EXIT_TESTS=1 and filter on RegistryExecutorTests"))
+    func enteringAgain() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let registry = StubRegistry()
+            registry.withIsolation { _ in
+                _ = registry.isOpen(.global)
+            }
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("URLStubs' registry was entered again while this thread was in it"), "\(message)")
     }
     #endif
 }

@@ -37,7 +37,7 @@ struct ScopeFeatureTests {
         _ = registry.endScope(scope)
     }
 
-    @Test("a scenario, a seed given with the scope's options and a server each attach a feature of their own, once; a stub's scenario reaches the core only as its rule")
+    @Test("a scenario, a seed given with the scope's options and a server each attach a feature of their own, once, with no part in requests; a stub's scenario reaches the core only as its rule")
     func scenariosSeedAndServersAreFeatures() throws {
         let registry = StubRegistry()
         let scope = registry.openScope(name: "featured", parent: nil, location: nil)
@@ -49,6 +49,8 @@ struct ScopeFeatureTests {
         #expect(registry.stopWhenEnded(server, in: scope))
         server.start()
         #expect(features(of: scope, in: registry) == ["ScopeScenarios", "ScopeSeed", "ScopeServing"])
+        // None of them takes part in resolving requests: the scope's requests skip every feature hook.
+        #expect(registry.withIsolation { $0.scopes[scope.id]?.takesPartInRequests } == false)
         let cart = StubScenario(name: "cart", scope: scope)
         let binding = try #require(ScenarioBinding(cart.is("empty"), cart.transition(to: "filled")))
         let id = try #require(registry.register(.get("https://cart.example.com/add"), source: .fixed(.status(201)), expectation: .anyNumber, location: location, rule: binding, in: scope))

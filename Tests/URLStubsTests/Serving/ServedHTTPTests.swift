@@ -128,6 +128,14 @@ struct ServedHTTPTests {
                 connection.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
                 #expect(await connection.response()?.status == 421, "\(target)")
             }
+            // Names that only Unicode case folding would take for localhost (a long s, a
+            // Kelvin sign) are not it: refused, as malformed or as foreign.
+            for folded in ["localhoſt:\(port)", "LOCALHOſT:\(port)", "\u{212A}ocalhost:\(port)"] {
+                let connection = try RawConnection(port: port)
+                connection.send("GET /hello HTTP/1.1\r\nHost: \(folded)\r\n\r\n")
+                let status = await connection.response()?.status
+                #expect(status == 400 || status == 421, "Host: \(folded)")
+            }
             for accepted in ["127.0.0.1:\(port)", "localhost:\(port)", "LocalHost:\(port)"] {
                 let connection = try RawConnection(port: port)
                 connection.send("GET /hello HTTP/1.1\r\nHost: \(accepted)\r\n\r\n")
