@@ -20,17 +20,17 @@ struct SeededFaultTests {
             for index in 0..<64 {
                 group.addTask {
                     try await withStubScope("seed \(index)") { scope in
-                        await scope.stub(.get("https://chaos.example.com/**"), with: .text("ok"))
+                        await scope.stub(.get("https://faults.example.com/**"), with: .text("ok"))
                         await scope.injectFaults(rate: 0.5, seed: UInt64(index))
                         let concurrent = await withTaskGroup(of: (Int, String).self) { requests in
                             for item in 0..<16 {
-                                requests.addTask { (item, await outcome(of: "https://chaos.example.com/items/\(item)?page=2&sort=name")) }
+                                requests.addTask { (item, await outcome(of: "https://faults.example.com/items/\(item)?page=2&sort=name")) }
                             }
                             return await requests.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
                         }
                         var outcomes = (0..<16).map { concurrent[$0] ?? "missing" }
                         for _ in 0..<4 {
-                            outcomes.append(await outcome(of: "https://chaos.example.com/poll"))
+                            outcomes.append(await outcome(of: "https://faults.example.com/poll"))
                         }
                         return (index, outcomes)
                     }
@@ -56,11 +56,11 @@ struct SeededFaultTests {
     @Test("the share of faulted requests over 1,000 requests is within 0.04 of the rate", arguments: [0.05, 0.3, 0.9])
     func shareOfFaults(rate: Double) async throws {
         try await withStubScope { scope in
-            await scope.stub(.get("https://chaos.example.com/**"), with: .status(200))
+            await scope.stub(.get("https://faults.example.com/**"), with: .status(200))
             await scope.injectFaults(rate: rate, faults: [.serviceUnavailable], seed: 2024)
             var failed = 0
             for item in 0..<1_000 {
-                let (_, response) = try await scope.data(from: URL(string: "https://chaos.example.com/items/\(item)")!)
+                let (_, response) = try await scope.data(from: URL(string: "https://faults.example.com/items/\(item)")!)
                 if HTTPURLResponse.status(of: response) == 503 {
                     failed += 1
                 }
@@ -78,10 +78,10 @@ struct SeededFaultTests {
     func higherRatesFailASuperset() async throws {
         func failedItems(rate: Double) async throws -> Set<Int> {
             try await withStubScope { scope in
-                await scope.stub(.get("https://chaos.example.com/**"), with: .status(200))
+                await scope.stub(.get("https://faults.example.com/**"), with: .status(200))
                 await scope.injectFaults(rate: rate, faults: [.serviceUnavailable], seed: 99)
                 var failed: Set<Int> = []
-                for item in 0..<300 where HTTPURLResponse.status(of: try await scope.data(from: URL(string: "https://chaos.example.com/items/\(item)")!).1) == 503 {
+                for item in 0..<300 where HTTPURLResponse.status(of: try await scope.data(from: URL(string: "https://faults.example.com/items/\(item)")!).1) == 503 {
                     failed.insert(item)
                 }
                 return failed
@@ -98,15 +98,15 @@ struct SeededFaultTests {
     func identicalRequestsAreCounted() async throws {
         func pollOutcomes(query: String, interleaving: Bool) async throws -> [String] {
             try await withStubScope { scope in
-                await scope.stub(.get("https://chaos.example.com/**"), with: .status(200))
+                await scope.stub(.get("https://faults.example.com/**"), with: .status(200))
                 await scope.injectFaults(rate: 0.5, faults: [.serviceUnavailable, .timedOut], seed: 5)
                 var outcomes: [String] = []
                 for round in 0..<12 {
                     if interleaving {
-                        _ = await outcome(of: "https://chaos.example.com/other/\(round)")
-                        _ = await outcome(of: "https://chaos.example.com/poll?a=1") // Another URL, counted apart.
+                        _ = await outcome(of: "https://faults.example.com/other/\(round)")
+                        _ = await outcome(of: "https://faults.example.com/poll?a=1") // Another URL, counted apart.
                     }
-                    outcomes.append(await outcome(of: "https://chaos.example.com/poll?\(query)"))
+                    outcomes.append(await outcome(of: "https://faults.example.com/poll?\(query)"))
                 }
                 return outcomes
             }
@@ -125,23 +125,23 @@ struct SeededFaultTests {
     ])
     func tooManyRequests(fault: StubFault, expected: String) async throws {
         try await withStubScope { scope in
-            await scope.stub(.get("https://chaos.example.com/limited"), with: .text("ok"))
+            await scope.stub(.get("https://faults.example.com/limited"), with: .text("ok"))
             await scope.injectFaults(rate: 1, faults: [fault])
-            #expect(await outcome(of: "https://chaos.example.com/limited") == expected)
+            #expect(await outcome(of: "https://faults.example.com/limited") == expected)
         }
     }
 
     @Test("an injected error is a URLError of the chosen code whose description names the request and the seed, logged with no source")
     func injectedError() async throws {
         try await withStubScope { scope in
-            let stub = await scope.stub(.get("https://chaos.example.com/x"), with: .text("ok"))
+            let stub = await scope.stub(.get("https://faults.example.com/x"), with: .text("ok"))
             await scope.injectFaults(rate: 1, faults: [.notConnectedToInternet], seed: 77)
             let error = await #expect(throws: URLError.self) {
-                try await URLSession.stubbed.data(from: URL(string: "https://chaos.example.com/x")!)
+                try await URLSession.stubbed.data(from: URL(string: "https://faults.example.com/x")!)
             }
             #expect(error?.code == .notConnectedToInternet)
             #expect(error?.localizedDescription == """
-                URLStubs: GET https://chaos.example.com/x failed with an injected fault, URLError.notConnectedToInternet.
+                URLStubs: GET https://faults.example.com/x failed with an injected fault, URLError.notConnectedToInternet.
                 Faults seeded with 77 (replay with URLSTUBS_SEED=77).
                 """)
             let exchanges = await scope.exchanges
@@ -159,24 +159,24 @@ struct SeededFaultTests {
     @Test("a faulted request takes no use of the stub: the retry after a fault gets the times: .once stub's answer and the first of a sequence")
     func faultsTakeNoUse() async throws {
         try await withStubScope { scope in
-            let once = await scope.stub(.get("https://chaos.example.com/once"), with: .text("the one answer"), times: .once)
-            await scope.stub(.get("https://chaos.example.com/pages"), with: .sequence([.text("page 1"), .text("page 2")]))
+            let once = await scope.stub(.get("https://faults.example.com/once"), with: .text("the one answer"), times: .once)
+            await scope.stub(.get("https://faults.example.com/pages"), with: .sequence([.text("page 1"), .text("page 2")]))
             await scope.injectFaults(rate: 1, faults: [.serviceUnavailable])
-            #expect(await outcome(of: "https://chaos.example.com/once") == "503")
-            #expect(await outcome(of: "https://chaos.example.com/pages") == "503")
+            #expect(await outcome(of: "https://faults.example.com/once") == "503")
+            #expect(await outcome(of: "https://faults.example.com/pages") == "503")
             await scope.injectFaults(rate: 0) // The newest call decides: the retries go through.
             var retries: [String] = []
             for path in ["once", "pages", "pages"] {
-                retries.append(try await getText("https://chaos.example.com/\(path)"))
+                retries.append(try await getText("https://faults.example.com/\(path)"))
             }
             #expect(retries == ["the one answer", "page 1", "page 2"])
             #expect(await once.hitCount == 1)
             #expect(await scope.exchanges.map(\.description) == [
-                "GET https://chaos.example.com/once -> 503 (0 bytes)",
-                "GET https://chaos.example.com/pages -> 503 (0 bytes)",
-                "GET https://chaos.example.com/once -> 200 (14 bytes)",
-                "GET https://chaos.example.com/pages -> 200 (6 bytes)",
-                "GET https://chaos.example.com/pages -> 200 (6 bytes)",
+                "GET https://faults.example.com/once -> 503 (0 bytes)",
+                "GET https://faults.example.com/pages -> 503 (0 bytes)",
+                "GET https://faults.example.com/once -> 200 (14 bytes)",
+                "GET https://faults.example.com/pages -> 200 (6 bytes)",
+                "GET https://faults.example.com/pages -> 200 (6 bytes)",
             ])
         }
     }
@@ -185,17 +185,17 @@ struct SeededFaultTests {
     func computedStubs() async throws {
         let calls = Shared(0)
         try await withStubScope { scope in
-            await scope.stub(.get("https://chaos.example.com/computed")) { _ in
+            await scope.stub(.get("https://faults.example.com/computed")) { _ in
                 calls.value += 1
                 return .text("computed").delayed(by: .milliseconds(5))
             }
             await scope.injectFaults(rate: 1, faults: [.timedOut])
-            #expect(await outcome(of: "https://chaos.example.com/computed") == "URLError \(URLError.Code.timedOut.rawValue)")
+            #expect(await outcome(of: "https://faults.example.com/computed") == "URLError \(URLError.Code.timedOut.rawValue)")
             #expect(calls.value == 0)
             await scope.injectLatency(.fixed(.milliseconds(20)))
             let clock = ContinuousClock()
             let start = clock.now
-            let body = try await getText("https://chaos.example.com/computed")
+            let body = try await getText("https://faults.example.com/computed")
             #expect(clock.now - start >= .milliseconds(25))
             #expect(body == "computed")
             #expect(calls.value == 1)
@@ -205,18 +205,18 @@ struct SeededFaultTests {
     @Test("latency delays answered and faulted requests alike, and a pattern limits which requests are covered")
     func latencyAndPatterns() async throws {
         try await withStubScope { scope in
-            await scope.stub(.get("https://chaos.example.com/**"), with: .text("ok"))
-            await scope.injectFaults(.get("https://chaos.example.com/slow/{id}"), rate: 0.5, faults: [.serviceUnavailable], latency: .fixed(.milliseconds(15)), seed: 3)
+            await scope.stub(.get("https://faults.example.com/**"), with: .text("ok"))
+            await scope.injectFaults(.get("https://faults.example.com/slow/{id}"), rate: 0.5, faults: [.serviceUnavailable], latency: .fixed(.milliseconds(15)), seed: 3)
             let clock = ContinuousClock()
             var outcomes: Set<String> = []
             for id in 0..<6 {
                 let start = clock.now
-                outcomes.insert(await outcome(of: "https://chaos.example.com/slow/\(id)"))
+                outcomes.insert(await outcome(of: "https://faults.example.com/slow/\(id)"))
                 #expect(clock.now - start >= .milliseconds(15))
             }
             #expect(outcomes == ["200", "503"])
             for id in 0..<20 {
-                #expect(await outcome(of: "https://chaos.example.com/fast/\(id)") == "200")
+                #expect(await outcome(of: "https://faults.example.com/fast/\(id)") == "200")
             }
         }
     }
@@ -225,9 +225,9 @@ struct SeededFaultTests {
     func unmatchedRequestsAreNotFaulted() async throws {
         let messages = try await problemMessages { scope in
             await scope.injectFaults(rate: 1, faults: [.serviceUnavailable], seed: 8)
-            #expect(await outcome(of: "https://chaos.example.com/nothing") == "URLError \(URLError.Code.resourceUnavailable.rawValue)")
+            #expect(await outcome(of: "https://faults.example.com/nothing") == "URLError \(URLError.Code.resourceUnavailable.rawValue)")
         }
         #expect(messages.count == 1)
-        #expect(messages.first?.hasPrefix("URLStubs: no stub matches GET https://chaos.example.com/nothing in scope #") == true)
+        #expect(messages.first?.hasPrefix("URLStubs: no stub matches GET https://faults.example.com/nothing in scope #") == true)
     }
 }
