@@ -9,12 +9,4 @@ final class ScopeSeed: ScopeFeature {
         self.seed = seed
         self.location = location
     }
-
-    static var takesPartInRequests: Bool {
-        false
-    }
-
-    static func part(for request: borrowing RecordedRequest, in chain: [ScopeState]) -> (any RequestPart)? {
-        nil
-    }
 }

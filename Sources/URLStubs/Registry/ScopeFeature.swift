@@ -23,10 +23,6 @@
 /// Instances are touched only in the registry's isolation, except
 /// ``ended(exchanges:location:)``, called once, after the scope was removed.
 protocol ScopeFeature: AnyObject {
-    /// Whether the feature takes part in resolving requests (``part(for:in:)``):
-    /// a scope whose chain has no such feature skips every request hook.
-    static var takesPartInRequests: Bool { get }
-
     /// Attaches the feature to a scope as it opens, when the run asks for it for
     /// every scope (the environment turns drift checks on, say).
     static func opened(_ scopeState: ScopeState)
@@ -53,10 +49,10 @@ protocol ScopeFeature: AnyObject {
 extension ScopeFeature {
     static func opened(_ scopeState: ScopeState) {}
 
-    /// Whether the feature takes part in resolving requests (``part(for:in:)``):
-    /// a scope whose chain has no such feature skips every request hook.
-    static var takesPartInRequests: Bool {
-        true
+    /// No part in requests: what a feature not listed in
+    /// ``StubRegistry/featureKinds`` has (scenarios, servers, the options' seed).
+    static func part(for request: borrowing RecordedRequest, in chain: [ScopeState]) -> (any RequestPart)? {
+        nil
     }
 
     func closed() {}

@@ -42,8 +42,15 @@ final class ScopeState {
     /// The optional features the scope uses (faults, recording, ...), at most one
     /// of each kind; empty for a scope that uses none (see ``ScopeFeature``).
     private(set) var features: [any ScopeFeature] = []
-    /// Whether one of ``features`` takes part in resolving requests.
-    private(set) var takesPartInRequests = false
+
+    /// Whether one of ``features`` takes part in resolving requests (its kind is
+    /// one of ``StubRegistry/featureKinds``): a scope whose chain has none skips
+    /// every request hook.
+    var takesPartInRequests: Bool {
+        features.contains { feature in
+            StubRegistry.featureKinds.contains { ObjectIdentifier($0.type) == ObjectIdentifier(type(of: feature)) }
+        }
+    }
 
     /// Every request the scope received, in order.
     var requests: [RecordedRequest] {
@@ -76,7 +83,6 @@ final class ScopeState {
     func add(_ feature: any ScopeFeature) {
         features.removeAll { type(of: $0) == type(of: feature) }
         features.append(feature)
-        takesPartInRequests = features.contains { type(of: $0).takesPartInRequests }
     }
 
     func add(_ entry: StubEntry) {

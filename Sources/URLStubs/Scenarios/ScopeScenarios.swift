@@ -7,14 +7,6 @@
 final class ScopeScenarios: ScopeFeature {
     /// The scope's scenarios, by name.
     var byName: [String: ScenarioState] = [:]
-
-    static var takesPartInRequests: Bool {
-        false
-    }
-
-    static func part(for request: borrowing RecordedRequest, in chain: [ScopeState]) -> (any RequestPart)? {
-        nil
-    }
 }
 
 extension ScopeState {

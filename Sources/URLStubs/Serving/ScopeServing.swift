@@ -1,17 +1,9 @@
 /// The serving feature of a scope (see ``ScopeFeature``): the servers it started
 /// with `serve()`, stopped when it ends. Attached by its first server; touched only
-/// in the registry's isolation, except ``ended(exchanges:location:)``.
+/// in the registry's isolation, except ``closed()``.
 final class ScopeServing: ScopeFeature {
     /// The scope's servers, oldest first.
     var servers: [StubServer] = []
-
-    static var takesPartInRequests: Bool {
-        false
-    }
-
-    static func part(for request: borrowing RecordedRequest, in chain: [ScopeState]) -> (any RequestPart)? {
-        nil
-    }
 
     /// Stops the scope's servers, once its requests in flight have been failed
     /// and before its waiters are woken.
