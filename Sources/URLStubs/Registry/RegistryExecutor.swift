@@ -1,5 +1,7 @@
 import Dispatch
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 import Synchronization
 #elseif canImport(Musl)
@@ -21,34 +23,55 @@ import Synchronization
 /// Jobs (a caller that `await`s an isolated method of the registry) run the same
 /// way: on a thread of Dispatch's pool, holding the lock.
 final class RegistryExecutor: SerialExecutor, @unchecked Sendable {
-    // @unchecked: `owner` (Linux) is atomic; the lock is a `Locked`.
-    private let lock = Locked(())
+    // @unchecked: `lock` is only ever used through the lock functions below, and
+    // `owner` (Linux) is atomic.
+    private let lock: UnsafeMutablePointer<LockPrimitive>
     #if !canImport(Darwin)
     /// The thread that holds the lock, or 0: written only by that thread, so a
     /// thread reading its own identity here holds the lock.
     private let owner = Atomic<UInt>(0)
     #endif
 
+    init() {
+        lock = .allocate(capacity: 1)
+        #if canImport(Darwin)
+        lock.initialize(to: os_unfair_lock())
+        #else
+        lock.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(lock, nil)
+        #endif
+    }
+
+    deinit {
+        #if !canImport(Darwin)
+        pthread_mutex_destroy(lock)
+        #endif
+        lock.deinitialize(count: 1)
+        lock.deallocate()
+    }
+
     /// Runs `body` holding the lock. Not recursive: `body` must not enter the
-    /// registry again (the rules of ``StubRegistry`` keep user code out of it), and
-    /// debug builds stop with a message if it does.
+    /// registry again (the rules of ``StubRegistry`` keep user code out of it).
     @inline(__always)
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
         #if DEBUG
-        lock.assertNotOwned() // Entered again: it would deadlock.
+        os_unfair_lock_assert_not_owner(lock) // Entered again: it would deadlock.
         #endif
-        return try lock.withLock { _ in try body() }
+        os_unfair_lock_lock(lock)
+        defer { os_unfair_lock_unlock(lock) }
         #else
         #if DEBUG
         precondition(owner.load(ordering: .relaxed) != UInt(bitPattern: Self.currentThread), "URLStubs' registry was entered again while this thread was in it")
         #endif
-        return try lock.withLock { _ in
-            owner.store(UInt(bitPattern: Self.currentThread), ordering: .relaxed)
-            defer { owner.store(0, ordering: .relaxed) }
-            return try body()
+        pthread_mutex_lock(lock)
+        owner.store(UInt(bitPattern: Self.currentThread), ordering: .relaxed)
+        defer {
+            owner.store(0, ordering: .relaxed)
+            pthread_mutex_unlock(lock)
         }
         #endif
+        return try body()
     }
 
     #if !canImport(Darwin)
@@ -62,7 +85,7 @@ final class RegistryExecutor: SerialExecutor, @unchecked Sendable {
     /// it (SE-0424).
     func checkIsolated() {
         #if canImport(Darwin)
-        lock.assertOwned()
+        os_unfair_lock_assert_owner(lock)
         #else
         precondition(owner.load(ordering: .relaxed) == UInt(bitPattern: Self.currentThread), "URLStubs' registry was entered without its lock")
         #endif

@@ -46,19 +46,6 @@ struct Locked<State>: @unchecked Sendable {
             return try body(&state.pointee)
         }
     }
-
-    #if canImport(Darwin)
-    /// Stops the process unless the calling thread holds the lock.
-    func assertOwned() {
-        storage.withUnsafeMutablePointerToElements { os_unfair_lock_assert_owner($0) }
-    }
-
-    /// Stops the process if the calling thread holds the lock (taking it again
-    /// would deadlock).
-    func assertNotOwned() {
-        storage.withUnsafeMutablePointerToElements { os_unfair_lock_assert_not_owner($0) }
-    }
-    #endif
 }
 
 #if canImport(Darwin)
