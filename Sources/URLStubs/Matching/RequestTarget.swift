@@ -8,14 +8,18 @@ import Foundation
 /// Scheme and host are lowercased, a default port is dropped, an empty path becomes
 /// `/`, and the path stays percent-encoded so that a pattern and a request compare
 /// the same bytes. Built by scanning the URL's text, without Foundation's parsers.
-struct RequestTarget: Sendable {
-    var scheme: String
-    var host: String
-    var port: Int?
+///
+/// A class, and immutable: a request's target is read by every stage of its
+/// resolution and kept by the reuse slot, and a copy is then one retain instead of
+/// one per string.
+final class RequestTarget: Sendable {
+    let scheme: String
+    let host: String
+    let port: Int?
     /// The percent-encoded path, never empty.
-    var path: String
+    let path: String
     /// The percent-encoded query after `?`; `nil` when the URL has no `?`.
-    var query: Substring?
+    let query: Substring?
 
     /// The key under which exact stubs for this origin and path are indexed.
     let routeKey: String
@@ -40,12 +44,23 @@ struct RequestTarget: Sendable {
     }
 
     /// The target of `url`, or `nil` when it has no scheme or host.
-    init?(_ url: URL) {
+    convenience init?(_ url: URL) {
         self.init(absoluteString: url.absoluteString)
     }
 
     /// The target of the absolute URL `text`, or `nil` when it has no scheme or host.
-    init?(absoluteString text: String) {
+    convenience init?(absoluteString text: String) {
+        if let normal = Self.normalParts(of: text) {
+            self.init(scheme: normal.scheme, host: normal.host, port: nil, path: normal.path, query: normal.query, routeKey: normal.routeKey)
+        } else {
+            self.init(parsing: text)
+        }
+    }
+
+    /// The target of the absolute URL `text` however it is written, or `nil` when
+    /// it has no scheme or host: the general parse, which ``init(absoluteString:)``
+    /// skips for a URL in normal form.
+    convenience init?(parsing text: String) {
         guard let parts = URLText.split(text[...]) else { return nil }
         let (host, portText) = URLText.splitPort(parts.hostAndPort)
         guard !host.isEmpty else { return nil }
@@ -64,13 +79,49 @@ struct RequestTarget: Sendable {
     /// written in normal form already (lowercase scheme and host, no port, no user,
     /// a path): then the route key is their text up to the path's end, one copy
     /// instead of a concatenation.
-    init(parts: URLText.Parts, host: Substring, portText: Substring?, port: Int?, path: String, query: Substring?, pathIsWritten: Bool) {
+    convenience init(parts: URLText.Parts, host: Substring, portText: Substring?, port: Int?, path: String, query: Substring?, pathIsWritten: Bool) {
         let (scheme, schemeWasLowercase) = URLText.lowercased(parts.scheme)
         let (normalHost, hostWasLowercase) = URLText.lowercased(host)
         let isNormal = pathIsWritten && portText == nil && !parts.hasUserInfo && !parts.path.isEmpty
             && schemeWasLowercase && hostWasLowercase
         let written = parts.scheme.base[parts.scheme.startIndex..<parts.path.endIndex]
         self.init(scheme: scheme, host: normalHost, port: port, path: path, query: query, routeKey: isNormal ? String(written) : nil)
+    }
+
+    /// The parts of `text` when it is an absolute URL written in normal form, the
+    /// form nearly every request's URL has: a lowercase scheme and host, no user
+    /// information, no port, and a path. Read in one pass over its bytes, each part
+    /// copied once; `nil` for any other text, which the general parse reads.
+    private static func normalParts(of text: String) -> (scheme: String, host: String, path: String, query: Substring?, routeKey: String)? {
+        let offsets = text.utf8.withContiguousStorageIfAvailable { bytes -> (colon: Int, hostStart: Int, authorityEnd: Int, pathEnd: Int, queryEnd: Int)? in
+            guard let found = URLText.Delimiters(scanning: bytes), !found.hasUserInfo, found.authorityEnd > found.hostStart,
+                  found.pathEnd > found.authorityEnd // A path, so the route key is the text up to its end.
+            else { return nil }
+            for byte in bytes[..<found.colon] where byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") {
+                return nil
+            }
+            for byte in bytes[found.hostStart..<found.authorityEnd] {
+                // A port (or an IPv6 literal, whose colons the general parse tells apart) or an uppercase letter.
+                if byte == UInt8(ascii: ":") || byte == UInt8(ascii: "[") || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) {
+                    return nil
+                }
+            }
+            return (found.colon, found.hostStart, found.authorityEnd, found.pathEnd, found.queryEnd)
+        }
+        guard let found = offsets ?? nil else { return nil }
+        let utf8 = text.utf8
+        func at(_ offset: Int) -> String.Index {
+            utf8.index(utf8.startIndex, offsetBy: offset)
+        }
+        let authorityEnd = at(found.authorityEnd)
+        let pathEnd = at(found.pathEnd)
+        return (
+            scheme: String(text[..<at(found.colon)]),
+            host: String(text[at(found.hostStart)..<authorityEnd]),
+            path: String(text[authorityEnd..<pathEnd]),
+            query: found.pathEnd < found.queryEnd ? text[at(found.pathEnd + 1)..<at(found.queryEnd)] : nil,
+            routeKey: String(text[..<pathEnd])
+        )
     }
 
     /// The query items in order of appearance, decoded; `nil` when the URL has no `?`.

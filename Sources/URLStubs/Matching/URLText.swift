@@ -43,7 +43,7 @@ enum URLText {
     }
 
     /// The byte offsets of an absolute URL's delimiters.
-    private struct Delimiters {
+    struct Delimiters {
         /// The `:` after the scheme.
         var colon: Int
         /// Where the host starts: after `://`, or after the user information's `@`.

@@ -46,14 +46,14 @@ extension StubRegistry {
     /// hands it back; it runs here, with the lock released, and matching starts
     /// again with its result (see ``PredicateResults``).
     nonisolated func resolve(_ urlRequest: URLRequest, body: Data?, route: RequestRoute, pending: some PendingAnswer) -> Resolution {
-        guard urlRequest.url != nil else {
+        guard let url = urlRequest.url else {
             // Nothing to match or log: no stub may answer a request for nothing.
             return .fail(StubFailure.error(FailureMessages.noURL(urlRequest), url: nil))
         }
         // Built before the lock is taken, and moved into the critical section (taken
         // out of the optional) rather than copied: nothing more to retain and release
         // inside the lock. A round that needs predicates moves it back.
-        var unresolved: RecordedRequest? = RecordedRequest(urlRequest: urlRequest, body: body, sequenceNumber: 0)
+        var unresolved: RecordedRequest? = RecordedRequest(urlRequest: urlRequest, url: url, body: body, sequenceNumber: 0)
         var predicates = PredicateResults.lookedUp
         var wakeUps: [(RequestWaiter, [RecordedRequest])] = []
         var afterLock: [AfterLock] = []

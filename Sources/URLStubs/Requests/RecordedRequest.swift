@@ -56,9 +56,14 @@ public struct RecordedRequest: Sendable {
     private let storage: Storage
 
     init(urlRequest: URLRequest, body: Data?, sequenceNumber: UInt64) {
-        let method = urlRequest.httpMethod ?? "GET"
         // A URLRequest always carries a URL when it reaches a URLProtocol.
-        let url = urlRequest.url ?? URL(string: "about:blank")!
+        self.init(urlRequest: urlRequest, url: urlRequest.url ?? URL(string: "about:blank")!, body: body, sequenceNumber: sequenceNumber)
+    }
+
+    /// Reads `urlRequest`, whose URL the caller has already read as `url` (each
+    /// read of a request's URL is a call into Foundation).
+    init(urlRequest: URLRequest, url: URL, body: Data?, sequenceNumber: UInt64) {
+        let method = urlRequest.httpMethod ?? "GET"
         storage = Storage(
             method: method == "GET" || method == "POST" ? method : method.uppercased(),
             url: url,

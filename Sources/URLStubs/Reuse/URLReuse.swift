@@ -22,8 +22,9 @@ final class LastURLValue<Value: Sendable>: Sendable {
     func value(for url: URL, make: (String) -> Value) -> Value {
         let text = url.absoluteString
         guard url.baseURL == nil else { return make(text) }
-        if let kept = last.withLock({ $0 }), kept.url == text {
-            return kept.value
+        // Compared under the lock: only a value given again leaves it, not the slot.
+        if let kept = last.withLock({ $0?.url == text ? $0?.value : nil }) {
+            return kept
         }
         let value = make(text)
         last.withLock { $0 = (text, value) }

@@ -72,6 +72,41 @@ struct URLTextTests {
         #expect(rebuilt.routeKey == expected)
     }
 
+    @Test("a URL in normal form is read by its fast path into exactly the parts the general parse finds", arguments: [
+        "https://api.example.com/users/1",
+        "https://api.example.com/users/1?page=2&sort=name",
+        "https://api.example.com/a%20b/%7Bc%7D?q=%C3%A9#frag",
+        "http://localhost/",
+        "https://api.example.com/?",
+        "https://xn--bcher-kva.example/b?x#",
+        "https://bücher.example/straße",
+        "ftp://files.example.com/pub/file.txt",
+        // Not in normal form: the fast path must decline, and the general parse answer.
+        "HTTPS://API.example.com/a",
+        "https://Api.example.com/a",
+        "https://api.example.com:8443/a",
+        "https://api.example.com:443/a",
+        "https://api.example.com:/a",
+        "https://user:pw@api.example.com/a",
+        "http://[::1]:8080/a",
+        "https://api.example.com",
+        "https://api.example.com?q",
+        "https:///a",
+        "mailto:someone@example.com",
+    ])
+    func fastPathAgreesWithTheGeneralParse(_ url: String) {
+        let fast = RequestTarget(absoluteString: url)
+        let general = RequestTarget(parsing: url)
+        #expect((fast == nil) == (general == nil))
+        guard let fast, let general else { return }
+        #expect(fast.scheme == general.scheme)
+        #expect(fast.host == general.host)
+        #expect(fast.port == general.port)
+        #expect(fast.path == general.path)
+        #expect(fast.query == general.query)
+        #expect(fast.routeKey == general.routeKey)
+    }
+
     @Test("a literal pattern and the request it names share a route key", arguments: [
         ("https://api.example.com/users/1", "https://api.example.com/users/1?x=1"),
         ("HTTPS://Api.Example.com:443/users/1", "https://api.example.com/users/1"),
