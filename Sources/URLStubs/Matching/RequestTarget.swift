@@ -57,6 +57,14 @@ final class RequestTarget: Sendable {
         }
     }
 
+    /// The target of `text` when it is an absolute URL in normal form (a lowercase
+    /// scheme and host, no user information, no port, a path), read in one pass;
+    /// `nil` for any other text.
+    convenience init?(normalFormOf text: String) {
+        guard let normal = Self.normalParts(of: text) else { return nil }
+        self.init(scheme: normal.scheme, host: normal.host, port: nil, path: normal.path, query: normal.query, routeKey: normal.routeKey)
+    }
+
     /// The target of the absolute URL `text` however it is written, or `nil` when
     /// it has no scheme or host: the general parse, which ``init(absoluteString:)``
     /// skips for a URL in normal form.

@@ -34,6 +34,47 @@ struct URLPattern: Sendable {
 
     /// Parses `source`, throwing a sentence that says what is wrong with it.
     init(parsing source: String) throws(PatternError) {
+        if let literal = Self.literalInNormalForm(source) {
+            self.init(source: source, origin: literal.origin, segments: literal.segments, query: nil)
+        } else {
+            try self.init(parsingInFull: source)
+        }
+    }
+
+    private init(source: String, origin: RequestTarget?, segments: [Segment], query: [QueryItem]?) {
+        self.source = source
+        self.origin = origin
+        self.segments = segments
+        self.query = query
+    }
+
+    /// The origin and segments of `source` when it is the pattern most stubs are
+    /// written with: an absolute URL in normal form (see ``RequestTarget``), an
+    /// ASCII host, and a literal path written as it is matched, with no query and
+    /// no fragment. Read in one pass; `nil` for any other pattern, which
+    /// ``init(parsingInFull:)`` reads (and rejects, when it is malformed).
+    private static func literalInNormalForm(_ source: String) -> (origin: RequestTarget, segments: [Segment])? {
+        guard let origin = RequestTarget(normalFormOf: source), origin.query == nil,
+              URLText.isValidScheme(origin.scheme[...]), origin.host.utf8.allSatisfy(URLText.isHostCharacter)
+        else { return nil }
+        let path = origin.path.utf8
+        // The route key ends where the path does: anything after it is a query or a fragment.
+        guard source.utf8.count == origin.routeKey.utf8.count,
+              path.allSatisfy({ $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "%") || URLText.isPathCharacter($0) })
+        else { return nil }
+        var segments: [Segment] = []
+        for segment in origin.path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            if segment.elementsEqual("*".utf8) || segment.elementsEqual("**".utf8) {
+                return nil // A wildcard, not a literal.
+            }
+            segments.append(.literal(String(Substring(segment))))
+        }
+        return (origin, segments)
+    }
+
+    /// Parses `source` however it is written, throwing a sentence that says what
+    /// is wrong with it.
+    init(parsingInFull source: String) throws(PatternError) {
         self.source = source
         guard let first = source.utf8.first, let last = source.utf8.last else {
             throw PatternError(PatternMessages.empty)

@@ -107,6 +107,51 @@ struct URLTextTests {
         #expect(fast.routeKey == general.routeKey)
     }
 
+    @Test("a literal pattern in normal form is read by its fast path into exactly what the full parse finds", arguments: [
+        "https://api.example.com/users/1",
+        "https://api.example.com/",
+        "https://api.example.com/v1/",
+        "https://api.example.com//a",
+        "https://api.example.com/a%20b/c:d@e/f;g=h,i!j$k&l'm(n)o+p~q",
+        "http://127.0.0.1/health",
+        // Not a literal in normal form: the fast path must decline, and the full parse answer or throw.
+        "https://api.example.com/users/{id}",
+        "https://api.example.com/files/*/raw",
+        "https://api.example.com/files/**",
+        "https://api.example.com/a*b",
+        "https://api.example.com/a b",
+        "https://api.example.com/é",
+        "https://api.example.com/a?x=1",
+        "https://api.example.com/a#top",
+        "https://API.example.com/a",
+        "https://api.example.com:8443/a",
+        "https://user@api.example.com/a",
+        "https://bücher.example/a",
+        "https://api_ex^ample.com/a",
+        "1https://api.example.com/a",
+        "https://api.example.com/a ",
+        " https://api.example.com/a",
+        "https://api.example.com",
+    ])
+    func patternFastPathAgreesWithTheFullParse(_ source: String) {
+        let fast = Result { () throws(PatternError) in try URLPattern(parsing: source) }
+        let full = Result { () throws(PatternError) in try URLPattern(parsingInFull: source) }
+        switch (fast, full) {
+        case let (.success(fast), .success(full)):
+            #expect(fast.segments == full.segments)
+            #expect(fast.routeKey == full.routeKey)
+            #expect(fast.query == full.query)
+            #expect(fast.origin?.scheme == full.origin?.scheme)
+            #expect(fast.origin?.host == full.origin?.host)
+            #expect(fast.origin?.port == full.origin?.port)
+            #expect(fast.origin?.path == full.origin?.path)
+        case let (.failure(fast), .failure(full)):
+            #expect(fast.message == full.message)
+        default:
+            Issue.record("the fast path and the full parse disagree on whether \(source) is valid")
+        }
+    }
+
     @Test("a literal pattern and the request it names share a route key", arguments: [
         ("https://api.example.com/users/1", "https://api.example.com/users/1?x=1"),
         ("HTTPS://Api.Example.com:443/users/1", "https://api.example.com/users/1"),
