@@ -57,19 +57,32 @@ struct URLPattern: Sendable {
         guard let origin = RequestTarget(normalFormOf: source), origin.query == nil,
               URLText.isValidScheme(origin.scheme[...]), origin.host.utf8.allSatisfy(URLText.isHostCharacter)
         else { return nil }
-        let path = origin.path.utf8
         // The route key ends where the path does: anything after it is a query or a fragment.
-        guard source.utf8.count == origin.routeKey.utf8.count,
-              path.allSatisfy({ $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "%") || URLText.isPathCharacter($0) })
-        else { return nil }
+        guard source.utf8.count == origin.routeKey.utf8.count else { return nil }
+        let segments = origin.path.utf8.withContiguousStorageIfAvailable(literalSegments(ofPath:)) ?? nil
+        return segments.map { (origin, $0) }
+    }
+
+    /// The literal segments of the bytes of a path that starts with `/`, when
+    /// every byte may be matched as written and no segment is a wildcard.
+    private static func literalSegments(ofPath path: UnsafeBufferPointer<UInt8>) -> [Segment]? {
         var segments: [Segment] = []
-        for segment in origin.path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-            if segment.elementsEqual("*".utf8) || segment.elementsEqual("**".utf8) {
+        segments.reserveCapacity(path.count(where: { $0 == UInt8(ascii: "/") }))
+        var start = 1
+        for index in 1...path.count {
+            guard index == path.count || path[index] == UInt8(ascii: "/") else {
+                let byte = path[index]
+                guard byte == UInt8(ascii: "%") || URLText.isPathCharacter(byte) else { return nil }
+                continue
+            }
+            let segment = UnsafeBufferPointer(rebasing: path[start..<index])
+            if !segment.isEmpty, segment.count <= 2, segment.allSatisfy({ $0 == UInt8(ascii: "*") }) {
                 return nil // A wildcard, not a literal.
             }
-            segments.append(.literal(String(Substring(segment))))
+            segments.append(.literal(String(decoding: segment, as: UTF8.self)))
+            start = index + 1
         }
-        return (origin, segments)
+        return segments
     }
 
     /// Parses `source` however it is written, throwing a sentence that says what
