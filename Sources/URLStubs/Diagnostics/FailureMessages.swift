@@ -20,12 +20,22 @@ enum FailureMessages {
         } else {
             lines.append("Nearest stubs:")
             for (index, miss) in nearMisses.enumerated() {
-                let body = miss.description.split(separator: "\n")
+                let body = Self.lines(of: miss.description)
                 lines.append("  \(index + 1). " + body[0])
                 lines += body.dropFirst().map { "     " + $0 }
             }
         }
         return lines
+    }
+
+    /// The non-empty lines of `text`, split at each `\n`: at its bytes when the
+    /// text has no `\r` (which would join a following `\n` into one character),
+    /// as a character split would, only without walking its characters.
+    static func lines(of text: String) -> [Substring] {
+        guard !text.utf8.contains(UInt8(ascii: "\r")) else {
+            return text.split(separator: "\n")
+        }
+        return text.utf8.split(separator: UInt8(ascii: "\n")).map { Substring($0) }
     }
 
     static func tooManyRedirects(_ response: HTTPURLResponse, to next: URLRequest, hops: Int) -> String {

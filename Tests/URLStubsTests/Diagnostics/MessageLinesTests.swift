@@ -1,0 +1,21 @@
+@testable import URLStubs
+import Testing
+
+/// How a near miss's text is cut into the report's indented lines: by bytes for
+/// speed, and always into exactly the lines a split at each `\n` character gives.
+@Suite("Message lines", .timeLimit(.minutes(1)))
+struct MessageLinesTests {
+    @Test("a text is cut into the same non-empty lines as a split at each newline character", arguments: [
+        "one line",
+        "GET https://api.example.com/a (registered at A.swift:3)\n- path: expected /a, got /b",
+        "first\n\nsecond\n",
+        "\nleading and trailing\n",
+        "a body \"with\r\nCRLF\" inside\n- method: expected POST, got GET",
+        "a lone \r carriage return\nnext",
+        "naïve 🇫🇷\nflags and accents\n",
+        "",
+    ])
+    func linesMatchACharacterSplit(_ text: String) {
+        #expect(FailureMessages.lines(of: text) == text.split(separator: "\n"))
+    }
+}
