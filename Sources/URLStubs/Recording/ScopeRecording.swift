@@ -25,7 +25,9 @@ final class ScopeRecording: ScopeFeature {
         if LiveCheck.isOnForRun {
             scopeState.attach(ScopeRecording.self, ScopeRecording.init).checksLive = true
         }
-        scopeState.problems += LiveCheck.problemsForRun
+        if !LiveCheck.problemsForRun.isEmpty { // Appending nothing would still allocate.
+            scopeState.problems += LiveCheck.problemsForRun
+        }
     }
 
     static func part(for request: borrowing RecordedRequest, in chain: [ScopeState]) -> (any RequestPart)? {

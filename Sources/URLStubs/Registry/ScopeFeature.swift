@@ -238,8 +238,8 @@ extension StubRegistry {
     /// The notes every failure message of `scopeState` ends with (the seeds of its
     /// faults and those of its open enclosing scopes, say), or `nil`.
     func note(of scopeState: ScopeState) -> String? {
+        guard chainTakesPartInRequests(from: scopeState) else { return nil }
         let chain = chain(from: scopeState)
-        guard chain.contains(where: { $0.takesPartInRequests }) else { return nil }
         let notes = Self.featureKinds.compactMap { $0.type.note(for: chain) }
         return notes.isEmpty ? nil : notes.joined(separator: "\n")
     }

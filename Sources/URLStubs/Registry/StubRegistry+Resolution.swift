@@ -304,6 +304,18 @@ extension StubRegistry {
         withIsolation { _ in exchange.settle(outcome) }
     }
 
+    /// Whether a scope of ``chain(from:)`` takes part in requests, found without
+    /// building the chain (most scopes, and so most chains, use no feature).
+    func chainTakesPartInRequests(from scopeState: ScopeState) -> Bool {
+        if scopeState.takesPartInRequests {
+            return true
+        }
+        for ancestor in scopeState.ancestors where scopes[ancestor.id]?.takesPartInRequests == true {
+            return true
+        }
+        return !scopeState.scope.isGlobal && scopes[StubScope.global.id]?.takesPartInRequests == true
+    }
+
     /// The scope, its enclosing scopes that are still open, and the global scope.
     func chain(from scopeState: ScopeState) -> [ScopeState] {
         var chain: [ScopeState] = []

@@ -127,12 +127,13 @@ actor StubRegistry {
 
     /// Ends `scope` as ``endScope(_:)`` does, and returns its exchanges and stub use too.
     nonisolated func finishScope(_ scope: StubScope) -> Ending {
-        let removed = withIsolation { registry -> (EndedScope, [InFlightRequest], seedNote: String?)? in
+        let removed = withIsolation { registry -> (EndedScope, [InFlightRequest], seedNote: String?, read: Read?)? in
             guard !scope.isGlobal, let ended = registry.scopes.removeValue(forKey: scope.id) else { return nil }
             let flights = ended.inFlight.values.sorted { $0.request.sequenceNumber < $1.request.sequenceNumber }
-            return (EndedScope(state: ended), flights, registry.note(of: ended))
+            // With nothing in flight there is nothing to fail first: its log is read now.
+            return (EndedScope(state: ended), flights, registry.note(of: ended), flights.isEmpty ? Self.read(ended) : nil)
         }
-        guard let (endedScope, flights, seedNote) = removed else {
+        guard let (endedScope, flights, seedNote, readAtOnce) = removed else {
             return Ending(problems: [], exchanges: [], usage: [])
         }
         let ended = endedScope.state
@@ -144,13 +145,11 @@ actor StubRegistry {
         }
         // Its stubs' counts too: an exchange of a nested scope that outlives this one
         // may still count a cancellation on one of them.
-        let (exchanges, unmet, usage) = withIsolation { _ -> ([RecordedExchange], [StubProblem], [StubUsage]) in
+        let (exchanges, unmet, usage) = readAtOnce ?? withIsolation { _ -> Read in
             for (flight, _, error) in abandoned {
                 flight.exchange.settle(.abandoned(error))
             }
-            let state = endedScope.state
-            let unmet = state.entries.compactMap { ScopeMessages.unmetExpectation(of: $0, in: state.scope) }
-            return (state.log.inOrder.map(\.snapshot), unmet, state.usage)
+            return Self.read(endedScope.state)
         }
         var warnings: [StubProblem] = []
         var producers: [Task<Void, Never>] = []
@@ -171,14 +170,36 @@ actor StubRegistry {
         for waiter in ended.waiters.values {
             waiter.resume(with: .failure(RequestWaitError(.scopeEnded, pattern: waiter.pattern, scope: ended.scope, scopeTitle: ended.title, expected: waiter.count, arrived: waiter.collected, timeout: waiter.wait)))
         }
-        var problems = ended.problems + unmet + warnings
+        // Joined only when there is something to join: appending nothing to an empty
+        // array still allocates, and most scopes end with no problem at all.
+        var problems = ended.problems
+        if !unmet.isEmpty {
+            problems += unmet
+        }
+        if !warnings.isEmpty {
+            problems += warnings
+        }
         for feature in ended.features {
-            problems += feature.ended(exchanges: exchanges, location: ended.location)
+            let more = feature.ended(exchanges: exchanges, location: ended.location)
+            if !more.isEmpty {
+                problems += more
+            }
         }
         if let seedNote {
             problems = problems.map { $0.noting(seedNote) }
         }
         return Ending(problems: problems, exchanges: exchanges, usage: usage, seedNote: seedNote)
+    }
+
+    /// What an ended scope leaves once every request in it has its outcome: its
+    /// exchanges, the problems of its unmet expectations, and its stubs' use.
+    private typealias Read = (exchanges: [RecordedExchange], unmet: [StubProblem], usage: [StubUsage])
+
+    /// Reads what `state`, an ended scope's, leaves (see ``Read``); in the
+    /// registry's isolation, as its exchanges and counts may still change.
+    private static func read(_ state: ScopeState) -> Read {
+        let unmet = state.entries.compactMap { ScopeMessages.unmetExpectation(of: $0, in: state.scope) }
+        return (state.log.inOrder.map(\.snapshot), unmet, state.usage)
     }
 
     /// Each stub of `scope`, oldest first, with its hits so far.

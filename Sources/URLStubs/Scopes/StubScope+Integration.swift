@@ -55,7 +55,7 @@ extension StubScope {
         // Most scopes check nothing live: no suspension for them.
         let drift = StubRegistry.shared.hasLiveChecks(in: scope) ? await StubRegistry.shared.finishLiveChecks(in: scope) : []
         let ending = StubRegistry.shared.finishScope(scope)
-        return Outcome(result: result, scope: scope, name: name, location: location, problems: ending.problems + drift, exchanges: ending.exchanges, usage: ending.usage, seedNote: ending.seedNote)
+        return Outcome(result: result, scope: scope, name: name, location: location, problems: drift.isEmpty ? ending.problems : ending.problems + drift, exchanges: ending.exchanges, usage: ending.usage, seedNote: ending.seedNote)
     }
 
     /// Opens a new top-level scope that the caller must end with
