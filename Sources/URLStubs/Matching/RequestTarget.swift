@@ -101,7 +101,10 @@ final class RequestTarget: Sendable {
     /// information, no port, and a path. Read in one pass over its bytes, each part
     /// copied once; `nil` for any other text, which the general parse reads.
     private static func normalParts(of text: String) -> (scheme: String, host: String, path: String, query: Substring?, routeKey: String)? {
-        let offsets = text.utf8.withContiguousStorageIfAvailable { bytes -> (colon: Int, hostStart: Int, authorityEnd: Int, pathEnd: Int, queryEnd: Int)? in
+        var text = text
+        text.makeContiguousUTF8() // A bridged string (Apple platforms) is copied once, so that its bytes can be read.
+        typealias Parts = (scheme: String, host: String, path: String, routeKey: String, query: Range<Int>?)
+        let read = text.utf8.withContiguousStorageIfAvailable { bytes -> Parts? in
             guard let found = URLText.Delimiters(scanning: bytes), !found.hasUserInfo, found.authorityEnd > found.hostStart,
                   found.pathEnd > found.authorityEnd // A path, so the route key is the text up to its end.
             else { return nil }
@@ -114,22 +117,24 @@ final class RequestTarget: Sendable {
                     return nil
                 }
             }
-            return (found.colon, found.hostStart, found.authorityEnd, found.pathEnd, found.queryEnd)
+            // Every bound is at an ASCII delimiter, so each part is whole UTF-8.
+            func part(_ range: Range<Int>) -> String {
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            }
+            return (
+                scheme: part(0..<found.colon),
+                host: part(found.hostStart..<found.authorityEnd),
+                path: part(found.authorityEnd..<found.pathEnd),
+                routeKey: part(0..<found.pathEnd),
+                query: found.pathEnd < found.queryEnd ? (found.pathEnd + 1)..<found.queryEnd : nil
+            )
         }
-        guard let found = offsets ?? nil else { return nil }
-        let utf8 = text.utf8
-        func at(_ offset: Int) -> String.Index {
-            utf8.index(utf8.startIndex, offsetBy: offset)
+        guard let parts = read ?? nil else { return nil }
+        let query = parts.query.map { range in
+            let utf8 = text.utf8
+            return text[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)]
         }
-        let authorityEnd = at(found.authorityEnd)
-        let pathEnd = at(found.pathEnd)
-        return (
-            scheme: String(text[..<at(found.colon)]),
-            host: String(text[at(found.hostStart)..<authorityEnd]),
-            path: String(text[authorityEnd..<pathEnd]),
-            query: found.pathEnd < found.queryEnd ? text[at(found.pathEnd + 1)..<at(found.queryEnd)] : nil,
-            routeKey: String(text[..<pathEnd])
-        )
+        return (parts.scheme, parts.host, parts.path, query, parts.routeKey)
     }
 
     /// The query items in order of appearance, decoded; `nil` when the URL has no `?`.
