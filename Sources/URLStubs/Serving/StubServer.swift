@@ -63,6 +63,9 @@ public final class StubServer: Sendable {
 
     private struct State {
         var isStopped = false
+        /// Whether ``start()`` started the accept thread, which closes the
+        /// listening sockets when the server stops.
+        var isAccepting = false
         var connections: [Int: Connection] = [:]
         var nextConnection = 0
     }
@@ -99,6 +102,12 @@ public final class StubServer: Sendable {
 
     /// Starts accepting connections, on a thread of the server's own.
     func start() {
+        let starts = state.withLock { state in
+            guard !state.isStopped, !state.isAccepting else { return false }
+            state.isAccepting = true
+            return true
+        }
+        guard starts else { return }
         let thread = Thread { [self] in acceptConnections() }
         thread.name = "URLStubs server :\(port)"
         thread.start()
@@ -116,7 +125,7 @@ public final class StubServer: Sendable {
     ///
     /// The server stops by itself when its scope ends.
     public func stop() {
-        let working = state.withLock { state -> [Task<Void, Never>]? in
+        let working = state.withLock { state -> (work: [Task<Void, Never>], isAccepting: Bool)? in
             guard !state.isStopped else { return nil }
             state.isStopped = true
             for connection in state.connections.values where connection.isReading {
@@ -126,15 +135,28 @@ public final class StubServer: Sendable {
                 // server's, in a suite serving many scopes at once).
                 _ = shutdown(connection.descriptor, Int32(SHUT_RDWR))
             }
-            return state.connections.values.compactMap(\.work)
+            return (state.connections.values.compactMap(\.work), state.isAccepting)
         }
         guard let working else { return }
+        guard working.isAccepting else {
+            // Never started: no accept thread waits to close the sockets, so they
+            // are closed here (and waiting for that thread would never end).
+            closeListening()
+            return
+        }
         var byte: UInt8 = 1
         _ = write(wake.write, &byte, 1)
-        for work in working {
+        for work in working.work {
             work.cancel()
         }
         acceptEnded.wait()
+    }
+
+    /// Closes the listening sockets and the wake pipe.
+    private func closeListening() {
+        listener.close()
+        _ = Glue.close(wake.read)
+        _ = Glue.close(wake.write)
     }
 
     /// The accept thread: waits for connections and for the stop, then closes the
@@ -154,9 +176,7 @@ public final class StubServer: Sendable {
                 }
             }
         }
-        listener.close()
-        _ = Glue.close(wake.read)
-        _ = Glue.close(wake.write)
+        closeListening()
         acceptEnded.signal()
     }
 

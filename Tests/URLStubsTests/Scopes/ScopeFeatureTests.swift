@@ -61,6 +61,21 @@ struct ScopeFeatureTests {
         #expect(!registry.stopWhenEnded(server, in: scope))
     }
 
+    @Test("a server that never started stops at once and closes its port; started after it stopped, it does not accept")
+    func unstartedServerStops() throws {
+        let registry = StubRegistry()
+        let scope = registry.openScope(name: "unstarted", parent: nil, location: nil)
+        defer { _ = registry.endScope(scope) }
+        let server = try StubServer(scope: scope, origin: nil, limits: ServingLimits())
+        let stopped = DispatchSemaphore(value: 0)
+        Thread { server.stop(); stopped.signal() }.start()
+        #expect(stopped.wait(timeout: .now() + 5) == .success, "stop() of a server that never started returned")
+        #expect(!server.isRunning)
+        server.start()
+        #expect(!server.isRunning)
+        #expect((try? RawConnection(port: UInt16(server.port))) == nil, "the port was closed")
+    }
+
     private func features(of scope: StubScope, in registry: StubRegistry) -> [String] {
         registry.withIsolation { registry in
             registry.scopes[scope.id]?.features.map { String(describing: type(of: $0)) } ?? ["(ended)"]
