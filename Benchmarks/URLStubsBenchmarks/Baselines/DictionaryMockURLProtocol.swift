@@ -28,23 +28,29 @@ final class DictionaryMockURLProtocol: URLProtocol {
 
     /// Answers from the table, synchronously.
     override func startLoading() {
-        guard let client else { return }
-        guard let url = request.url, let answer = MockAnswer.table[url] else {
-            client.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
+        Self.answer(self)
+    }
+
+    /// Answers the request of `loading` from the table, synchronously: the whole of
+    /// what a blog post's `startLoading()` does.
+    static func answer(_ loading: URLProtocol) {
+        guard let client = loading.client else { return }
+        guard let url = loading.request.url, let answer = MockAnswer.table[url] else {
+            client.urlProtocol(loading, didFailWithError: URLError(.unsupportedURL))
             return
         }
         switch answer {
         case let .body(data):
             let headers = ["Content-Length": String(data.count)]
             guard let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers) else {
-                client.urlProtocol(self, didFailWithError: URLError(.cannotParseResponse))
+                client.urlProtocol(loading, didFailWithError: URLError(.cannotParseResponse))
                 return
             }
-            client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-            client.urlProtocol(self, didLoad: data)
-            client.urlProtocolDidFinishLoading(self)
+            client.urlProtocol(loading, didReceive: response, cacheStoragePolicy: .notAllowed)
+            client.urlProtocol(loading, didLoad: data)
+            client.urlProtocolDidFinishLoading(loading)
         case let .failure(code):
-            client.urlProtocol(self, didFailWithError: URLError(code))
+            client.urlProtocol(loading, didFailWithError: URLError(code))
         }
     }
 

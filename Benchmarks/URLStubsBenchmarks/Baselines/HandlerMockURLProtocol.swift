@@ -54,14 +54,8 @@ final class HandlerMockURLProtocol: URLProtocol {
     /// Does nothing: the request was answered synchronously.
     override func stopLoading() {}
 
-    /// The baseline's session: `.stubbed` with this protocol in place of
-    /// `StubURLProtocol`, as ``BenchmarkFixtures/baselineSession`` is built.
-    static let session: URLSession = {
-        let configuration = URLSessionConfiguration.stubbed
-        let others = (configuration.protocolClasses ?? []).filter { ObjectIdentifier($0) != ObjectIdentifier(StubURLProtocol.self) }
-        configuration.protocolClasses = [HandlerMockURLProtocol.self] + others
-        return URLSession(configuration: configuration)
-    }()
+    /// The baseline's session, built as ``BenchmarkFixtures/baselineSession`` is.
+    static let session = BenchmarkFixtures.session(answeredBy: HandlerMockURLProtocol.self)
 }
 
 /// One handler behind a lock.

@@ -20,6 +20,8 @@ struct RequestComparison: Sendable {
     var style: RequestTimer.Style = .async
     /// The baseline's session: the hand-rolled dictionary protocol's by default.
     var baselineSession: URLSession = BenchmarkFixtures.baselineSession
+    /// The variant's session: URLStubs' by default.
+    var variantSession: URLSession = BenchmarkFixtures.stubbedSession
     /// Requests per batch.
     var requestsPerBatch: Int
     /// The goals the comparison's paired figures are held to.
@@ -30,9 +32,9 @@ struct RequestComparison: Sendable {
         await batch(baseline.requests, through: baselineSession, expecting: baseline.expectation)
     }
 
-    /// Runs one batch of URLStubs on the worker.
+    /// Runs one batch of the variant (URLStubs, unless the comparison is a reference) on the worker.
     func variantBatch() async -> BatchSample {
-        await batch(variant.requests, through: BenchmarkFixtures.stubbedSession, expecting: variant.expectation)
+        await batch(variant.requests, through: variantSession, expecting: variant.expectation)
     }
 
     /// Runs one batch of `request` through `session` on the worker.

@@ -7,7 +7,8 @@ import URLStubs
 /// The shapes test suites have, each paired with a hand-rolled protocol doing the
 /// same work: a computed stub and a template stub asked for a different URL every
 /// request, a whole test (a scope, 5 stubs, 5 requests, the scope's end), and a
-/// request no stub matches; then the cost of an empty scope.
+/// request no stub matches; a reference row, the hand-rolled protocol against
+/// itself with a known cost added per request; then the cost of an empty scope.
 ///
 /// Nothing is reused across requests that a suite would not repeat: every request
 /// of a batch asks for another URL, and every test of a batch registers stubs for
@@ -104,6 +105,14 @@ struct SuiteShapesBenchmark {
                 variant: ([missing], .failure),
                 requestsPerBatch: batch,
                 goals: ComparisonGoals(wall: .ratioAtMost(1.5), cpu: .ratioAtMost(1.5))
+            )),
+            PairedCase(RequestComparison(
+                name: "reference, not URLStubs: the dictionary protocol doing \(BusyMockURLProtocol.extraWork) more CPU work in startLoading(), a different URL every request",
+                worker: outside,
+                baseline: (items, .body(baselineBody)),
+                variant: (items, .body(baselineBody)),
+                variantSession: BusyMockURLProtocol.session,
+                requestsPerBatch: batch
             )),
         ]
         let comparisons = await PairedCase.measure(cases, pairs: pairs, warmUpPairs: warmUpPairs, label: "shapes")
@@ -218,6 +227,7 @@ struct SuiteShapesBenchmark {
             "Baselines: the computed and one-test rows use a blog-post MockURLProtocol with a static request handler (behind a lock), called per request in startLoading(), which builds the HTTPURLResponse and returns the body; the template and unmatched rows use the static-dictionary protocol of the interception section.",
             "Computed row: the stub `.get(\"…/users/{id}\") { request in .data(body, headers: [\"X-User-ID\": request.pathParameters[\"id\"]]) }` (a closure without await: answered inline); the baseline's handler reads the URL's last path component into the same header. Every request of a batch asks for another user.",
             "One-test row: each test (\(Self.requestsPerTest) requests, so \(requestsPerBatch / Self.requestsPerTest) tests per batch) uses URLs of its own. URLStubs: `withStubScope { scope in ... }` registering `.get(url) with: .data(body)` per URL, then the requests, then the scope's end (verification included). Baseline: build a 5-entry table, set the handler, make the requests, clear the handler.",
+            "Reference row: both sides are the hand-rolled dictionary protocol, one of them first keeping its thread busy for \(BusyMockURLProtocol.extraWork) of CPU time in startLoading(); it shows what a known cost per request, spent where URLStubs spends its own, reads as in these paired ratios on this machine.",
             "Empty scope rows: `try await withStubScope { _ in }` in a loop of \(Format.number(Double(emptyScopes.perSample), digits: 0)) on a task outside any scope, per scope; median over \(emptyScopes.samples) samples after one warm-up. (The Swift Testing trait adds the trait's own work per test; it cannot run outside a test run, so it is not measured here.)",
         ]
         let unexpected = comparisons.filter { $0.unexpected != 0 }

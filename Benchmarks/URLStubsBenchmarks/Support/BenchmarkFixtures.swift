@@ -59,13 +59,16 @@ enum BenchmarkFixtures {
     /// The session every URLStubs variant uses: built from `.stubbed`.
     static let stubbedSession = URLSession(configuration: .stubbed)
 
-    /// The baseline's session: `.stubbed` with the hand-rolled protocol in place of
-    /// `StubURLProtocol`, so that everything else (ephemeral, `urlCache = nil`, the
-    /// cache policy, the other protocol classes) is the same.
-    static let baselineSession: URLSession = {
+    /// The baseline's session: the hand-rolled dictionary protocol's.
+    static let baselineSession = session(answeredBy: DictionaryMockURLProtocol.self)
+
+    /// A session of a hand-rolled protocol: `.stubbed` with `protocolClass` in place
+    /// of `StubURLProtocol`, so that everything else (ephemeral, `urlCache = nil`,
+    /// the cache policy, the other protocol classes) is the same as URLStubs'.
+    static func session(answeredBy protocolClass: URLProtocol.Type) -> URLSession {
         let configuration = URLSessionConfiguration.stubbed
         let others = (configuration.protocolClasses ?? []).filter { ObjectIdentifier($0) != ObjectIdentifier(StubURLProtocol.self) }
-        configuration.protocolClasses = [DictionaryMockURLProtocol.self] + others
+        configuration.protocolClasses = [protocolClass] + others
         return URLSession(configuration: configuration)
-    }()
+    }
 }

@@ -51,7 +51,7 @@ final class RequestTarget: Sendable {
     /// The target of the absolute URL `text`, or `nil` when it has no scheme or host.
     convenience init?(absoluteString text: String) {
         if let normal = Self.normalParts(of: text) {
-            self.init(scheme: normal.scheme, host: normal.host, port: nil, path: normal.path, query: normal.query, routeKey: normal.routeKey)
+            self.init(normal)
         } else {
             self.init(parsing: text)
         }
@@ -62,6 +62,10 @@ final class RequestTarget: Sendable {
     /// `nil` for any other text.
     convenience init?(normalFormOf text: String) {
         guard let normal = Self.normalParts(of: text) else { return nil }
+        self.init(normal)
+    }
+
+    private convenience init(_ normal: NormalParts) {
         self.init(scheme: normal.scheme, host: normal.host, port: nil, path: normal.path, query: normal.query, routeKey: normal.routeKey)
     }
 
@@ -96,11 +100,14 @@ final class RequestTarget: Sendable {
         self.init(scheme: scheme, host: normalHost, port: port, path: path, query: query, routeKey: isNormal ? String(written) : nil)
     }
 
+    /// The parts of a URL in normal form, as ``normalParts(of:)`` reads them.
+    private typealias NormalParts = (scheme: String, host: String, path: String, query: Substring?, routeKey: String)
+
     /// The parts of `text` when it is an absolute URL written in normal form, the
     /// form nearly every request's URL has: a lowercase scheme and host, no user
     /// information, no port, and a path. Read in one pass over its bytes, each part
     /// copied once; `nil` for any other text, which the general parse reads.
-    private static func normalParts(of text: String) -> (scheme: String, host: String, path: String, query: Substring?, routeKey: String)? {
+    private static func normalParts(of text: String) -> NormalParts? {
         var text = text
         text.makeContiguousUTF8() // A bridged string (Apple platforms) is copied once, so that its bytes can be read.
         typealias Parts = (scheme: String, host: String, path: String, routeKey: String, query: Range<Int>?)
