@@ -67,7 +67,7 @@ struct URLPattern: Sendable {
     /// every byte may be matched as written and no segment is a wildcard.
     private static func literalSegments(ofPath path: UnsafeBufferPointer<UInt8>) -> [Segment]? {
         var segments: [Segment] = []
-        segments.reserveCapacity(path.count(where: { $0 == UInt8(ascii: "/") }))
+        segments.reserveCapacity(path.reduce(0) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) })
         var start = 1
         for index in 1...path.count {
             guard index == path.count || path[index] == UInt8(ascii: "/") else {
