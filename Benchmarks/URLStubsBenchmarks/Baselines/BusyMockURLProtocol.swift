@@ -10,13 +10,15 @@ import Foundation
 /// `startLoading()` first keeps its thread busy for ``extraWork`` of the thread's
 /// own CPU time, then answers exactly as ``DictionaryMockURLProtocol`` does.
 final class BusyMockURLProtocol: URLProtocol {
-    /// The CPU time each request spends before the answer: 5 µs.
-    static let extraWork: Duration = .microseconds(5)
+    /// The CPU time each request spends before the answer, in microseconds.
+    static let extraMicroseconds = 5
+    /// The same, as a duration.
+    static let extraWork: Duration = .microseconds(extraMicroseconds)
 
-    /// Returns whether the table has an answer for the request's URL.
+    /// Returns whether the table has an answer for the request's URL, as
+    /// ``DictionaryMockURLProtocol`` does.
     override class func canInit(with request: URLRequest) -> Bool {
-        guard let url = request.url else { return false }
-        return MockAnswer.table[url] != nil
+        DictionaryMockURLProtocol.canInit(with: request)
     }
 
     /// Returns `request` unchanged.

@@ -107,7 +107,7 @@ struct SuiteShapesBenchmark {
                 goals: ComparisonGoals(wall: .ratioAtMost(1.5), cpu: .ratioAtMost(1.5))
             )),
             PairedCase(RequestComparison(
-                name: "reference, not URLStubs: the dictionary protocol doing \(BusyMockURLProtocol.extraWork) more CPU work in startLoading(), a different URL every request",
+                name: "reference, not URLStubs: the dictionary protocol doing \(BusyMockURLProtocol.extraMicroseconds) µs more CPU work in startLoading(), a different URL every request",
                 worker: outside,
                 baseline: (items, .body(baselineBody)),
                 variant: (items, .body(baselineBody)),
@@ -227,7 +227,7 @@ struct SuiteShapesBenchmark {
             "Baselines: the computed and one-test rows use a blog-post MockURLProtocol with a static request handler (behind a lock), called per request in startLoading(), which builds the HTTPURLResponse and returns the body; the template and unmatched rows use the static-dictionary protocol of the interception section.",
             "Computed row: the stub `.get(\"…/users/{id}\") { request in .data(body, headers: [\"X-User-ID\": request.pathParameters[\"id\"]]) }` (a closure without await: answered inline); the baseline's handler reads the URL's last path component into the same header. Every request of a batch asks for another user.",
             "One-test row: each test (\(Self.requestsPerTest) requests, so \(requestsPerBatch / Self.requestsPerTest) tests per batch) uses URLs of its own. URLStubs: `withStubScope { scope in ... }` registering `.get(url) with: .data(body)` per URL, then the requests, then the scope's end (verification included). Baseline: build a 5-entry table, set the handler, make the requests, clear the handler.",
-            "Reference row: both sides are the hand-rolled dictionary protocol, one of them first keeping its thread busy for \(BusyMockURLProtocol.extraWork) of CPU time in startLoading(); it shows what a known cost per request, spent where URLStubs spends its own, reads as in these paired ratios on this machine.",
+            "Reference row: both sides are the hand-rolled dictionary protocol, one of them first keeping its thread busy for \(BusyMockURLProtocol.extraMicroseconds) µs of CPU time in startLoading(); it shows what a known cost per request, spent where URLStubs spends its own, reads as in these paired ratios on this machine.",
             "Empty scope rows: `try await withStubScope { _ in }` in a loop of \(Format.number(Double(emptyScopes.perSample), digits: 0)) on a task outside any scope, per scope; median over \(emptyScopes.samples) samples after one warm-up. (The Swift Testing trait adds the trait's own work per test; it cannot run outside a test run, so it is not measured here.)",
         ]
         let unexpected = comparisons.filter { $0.unexpected != 0 }
