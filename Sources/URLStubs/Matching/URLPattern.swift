@@ -19,6 +19,8 @@ struct URLPattern: Sendable {
     /// The origin to match; `nil` for a path-only pattern such as `/users/{id}`.
     let origin: RequestTarget?
     let segments: [Segment]
+    /// How many of ``segments`` are parameters.
+    let parameterCount: Int
     /// The query items required exactly (in any order), when the pattern has a `?`.
     let query: [QueryItem]?
 
@@ -45,6 +47,7 @@ struct URLPattern: Sendable {
         self.source = source
         self.origin = origin
         self.segments = segments
+        parameterCount = Self.parameterCount(of: segments)
         self.query = query
     }
 
@@ -103,6 +106,7 @@ struct URLPattern: Sendable {
             let mark = text.utf8.firstIndex(of: UInt8(ascii: "?"))
             origin = nil
             segments = try Self.parseSegments(mark.map { text[..<$0] } ?? text, in: source).segments
+            parameterCount = Self.parameterCount(of: segments)
             query = mark.map { URLText.queryItems(text[text.utf8.index(after: $0)...]) }
             return
         }
@@ -148,12 +152,20 @@ struct URLPattern: Sendable {
         let path = parts.path.isEmpty ? "/" : parts.path
         let (segments, isVerbatim) = try Self.parseSegments(path, in: source)
         self.segments = segments
+        parameterCount = Self.parameterCount(of: segments)
         let literalPath = isVerbatim ? String(path) : "/" + segments.map { segment in
             if case let .literal(text) = segment { text } else { "" }
         }.joined(separator: "/")
         // The route key is the written text only when the host is written as it is matched.
         origin = RequestTarget(parts: parts, host: host, portText: portText, port: port, path: literalPath, query: nil, pathIsWritten: isVerbatim && !isInternational)
         query = parts.query.map(URLText.queryItems)
+    }
+
+    /// How many of `segments` are parameters.
+    private static func parameterCount(of segments: [Segment]) -> Int {
+        segments.reduce(0) { count, segment in
+            if case .parameter = segment { count + 1 } else { count }
+        }
     }
 
     /// Whether `byte` may start or end a whitespace character (ASCII whitespace,
@@ -213,13 +225,15 @@ struct URLPattern: Sendable {
     /// Walks the path's bytes segment by segment (a segment runs from after a `/` to
     /// the next one); nothing is allocated unless a parameter is captured.
     func matchPath(_ path: String) -> [String: String]? {
-        var parameters: [String: String] = [:]
+        // Sized once for the template's parameters (a dictionary that grows from
+        // empty allocates twice); an empty one allocates nothing.
+        var parameters: [String: String] = parameterCount == 0 ? [:] : Dictionary(minimumCapacity: parameterCount)
         let utf8 = path.utf8
         // Where the next segment starts; `nil` once there is none. A path that does
         // not start with `/` has no segments.
         var next: String.Index? = utf8.first == UInt8(ascii: "/") ? utf8.index(after: utf8.startIndex) : nil
         for segment in segments {
-            if segment == .rest {
+            if case .rest = segment {
                 return parameters
             }
             guard let start = next else { return nil }

@@ -19,6 +19,13 @@ final class ScopeState {
     let ancestors: [StubScope]
     let location: StubSourceLocation?
 
+    /// How many stubs a scope holds before it indexes them: below it, comparing
+    /// each stub costs less than hashing the request, and registering a stub
+    /// allocates nothing more than the entry (most tests register a handful).
+    static let indexThreshold = 8
+    /// Whether ``exact`` and ``general`` index the stubs (the scope has held more
+    /// than ``indexThreshold``); until then ``entries`` is all there is.
+    private var isIndexed = false
     /// Stubs with an origin and a literal path, by method and route, oldest first.
     private(set) var exact: [ExactKey: [StubEntry]] = [:]
     /// How many of the exact stubs match any method (their key's method is `nil`):
@@ -87,6 +94,18 @@ final class ScopeState {
 
     func add(_ entry: StubEntry) {
         entries.append(entry)
+        if isIndexed {
+            index(entry)
+        } else if entries.count > Self.indexThreshold {
+            isIndexed = true
+            for entry in entries {
+                index(entry)
+            }
+        }
+    }
+
+    /// Adds `entry` to ``exact`` or ``general``.
+    private func index(_ entry: StubEntry) {
         guard entry.pattern.problem == nil else {
             return // Listed in reports, never matched.
         }
@@ -103,6 +122,7 @@ final class ScopeState {
     func remove(stubID: UInt64) -> Bool {
         guard let index = entries.firstIndex(where: { $0.id == stubID }) else { return false }
         let entry = entries.remove(at: index)
+        guard isIndexed else { return true }
         if let route = entry.pattern.routeKey, entry.pattern.problem == nil {
             let key = ExactKey(method: entry.pattern.method, route: route)
             exact[key]?.removeAll { $0.id == stubID }
@@ -119,6 +139,7 @@ final class ScopeState {
     }
 
     func removeAll() {
+        isIndexed = false
         exact = [:]
         anyMethodExactCount = 0
         general = []
@@ -129,10 +150,21 @@ final class ScopeState {
     /// holds (its scenario is in the state it requires), with what its pattern
     /// captured.
     ///
-    /// Exact stubs are found by hashing the method and route; only stubs that are
-    /// not exact are compared one by one. A stub whose predicate's result is not in
-    /// `predicates` does not match, and the predicate is listed as needed.
+    /// In a scope that indexes its stubs, exact stubs are found by hashing the
+    /// method and route, and only stubs that are not exact are compared one by
+    /// one; in a smaller scope every stub is compared, newest first. A stub whose
+    /// predicate's result is not in `predicates` does not match, and the predicate
+    /// is listed as needed.
     func bestMatch(for request: RecordedRequest, predicates: inout PredicateResults) -> (StubEntry, RequestPattern.Evaluation)? {
+        guard isIndexed else {
+            for entry in entries.reversed() where !entry.isUsedUp && entry.ruleHolds {
+                let evaluation = entry.pattern.evaluate(request, exhaustive: false, predicates: &predicates)
+                if evaluation.isMatch {
+                    return (entry, evaluation)
+                }
+            }
+            return nil
+        }
         var best: (StubEntry, RequestPattern.Evaluation)?
         func consider(_ bucket: [StubEntry]?, isExact: Bool) {
             guard let bucket else { return }

@@ -36,6 +36,9 @@ final class StubEntry {
     /// What a feature requires before the stub answers and changes when it does
     /// (a scenario's state and move), or `nil`.
     let rule: (any StubRule)?
+    /// Whether ``rule`` is set: read on every request, where reading the optional
+    /// existential itself would copy it.
+    let hasRule: Bool
 
     /// The stub as `StubScope.stub(...)` returned it, for problems that name it.
     func handle(in scope: StubScope) -> Stub {
@@ -68,6 +71,7 @@ final class StubEntry {
         self.expectation = expectation
         self.location = location
         self.rule = rule
+        hasRule = rule != nil
         if case let .fixed(response) = source, let refusal = response.refusal {
             self.refusal = refusal
         } else {
@@ -78,7 +82,7 @@ final class StubEntry {
     /// Whether the stub's rule holds (always, for a stub without one): its
     /// scenario is in the state it requires.
     var ruleHolds: Bool {
-        rule?.holds ?? true
+        !hasRule || rule?.holds == true
     }
 
     /// Whether the stub has used every answer its expectation allows.

@@ -219,7 +219,9 @@ extension StubRegistry {
             entry.hits += 1
             // In the critical section that took the use: one move per answer,
             // however many requests race for the stub.
-            entry.rule?.apply()
+            if entry.hasRule {
+                entry.rule?.apply()
+            }
             exchange.answeredBy = entry // And so its source.
             if let response = entry.sameResponse() {
                 resolution = .respond(response.delayed(adding: change?.delay), exchange)
