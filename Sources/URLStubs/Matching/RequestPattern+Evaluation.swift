@@ -45,21 +45,31 @@ extension RequestPattern {
             _ = differ(.pattern, "a valid pattern", problem)
             return result
         }
+        // Matching stops at the first difference of method, origin or path without
+        // writing it out (it compares many stubs that differ there); a near-miss
+        // report writes out each.
+        func stop(_ aspect: RequestMismatch.Aspect) -> Evaluation {
+            result.mismatches.append(RequestMismatch(aspect: aspect, expected: "", actual: ""))
+            return result
+        }
         if !skippingRoute, let method, method != request.method {
-            if differ(.method, method, request.method) { return result }
+            guard exhaustive else { return stop(.method) }
+            _ = differ(.method, method, request.method)
         }
         if let url {
             if !skippingRoute {
                 if let origin = url.origin, !(request.target.map { Self.sameOrigin($0, origin) } ?? false) {
+                    guard exhaustive else { return stop(.origin) }
                     // Texts are built only for the mismatch: a match compares fields.
                     let actual = request.target.map { Self.originText($0) } ?? request.url.absoluteString
-                    if differ(.origin, Self.originText(origin), actual) { return result }
+                    _ = differ(.origin, Self.originText(origin), actual)
                 }
                 let path = request.target?.path ?? request.url.path
                 if let parameters = url.matchPath(path) {
                     result.pathParameters = parameters
-                } else if differ(.path, Self.pathText(url), path) {
-                    return result
+                } else {
+                    guard exhaustive else { return stop(.path) }
+                    _ = differ(.path, Self.pathText(url), path)
                 }
             }
             // A pattern without a query matches any: the request's items are decoded only when compared.

@@ -109,7 +109,7 @@ final class ScopeState {
         guard entry.pattern.problem == nil else {
             return // Listed in reports, never matched.
         }
-        if let route = entry.pattern.routeKey {
+        if let route = entry.exactRoute {
             exact[ExactKey(method: entry.pattern.method, route: route), default: []].append(entry)
             if entry.pattern.method == nil {
                 anyMethodExactCount += 1
@@ -123,7 +123,7 @@ final class ScopeState {
         guard let index = entries.firstIndex(where: { $0.id == stubID }) else { return false }
         let entry = entries.remove(at: index)
         guard isIndexed else { return true }
-        if let route = entry.pattern.routeKey, entry.pattern.problem == nil {
+        if let route = entry.exactRoute {
             let key = ExactKey(method: entry.pattern.method, route: route)
             exact[key]?.removeAll { $0.id == stubID }
             if entry.pattern.method == nil {
@@ -158,7 +158,12 @@ final class ScopeState {
     func bestMatch(for request: RecordedRequest, predicates: inout PredicateResults) -> (StubEntry, RequestPattern.Evaluation)? {
         guard isIndexed else {
             for entry in entries.reversed() where !entry.isUsedUp && entry.ruleHolds {
-                let evaluation = entry.pattern.evaluate(request, exhaustive: false, predicates: &predicates)
+                // What the index's key would guarantee, compared as the index would.
+                let isExact = entry.exactRoute != nil
+                if isExact, entry.exactRoute != request.target?.routeKey || entry.pattern.method.map({ $0 != request.method }) == true {
+                    continue
+                }
+                let evaluation = entry.pattern.evaluate(request, exhaustive: false, skippingRoute: isExact, predicates: &predicates)
                 if evaluation.isMatch {
                     return (entry, evaluation)
                 }

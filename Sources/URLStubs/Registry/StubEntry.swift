@@ -26,6 +26,10 @@ final class StubEntry {
 
     let id: UInt64
     let pattern: RequestPattern
+    /// The route of a stub with an origin and a literal path and a valid pattern
+    /// (``RequestPattern/routeKey``): such a stub matches only requests for
+    /// exactly this route, which is compared before anything else.
+    let exactRoute: String?
     let source: Source
     let expectation: StubExpectation
     let location: StubSourceLocation
@@ -67,6 +71,7 @@ final class StubEntry {
         self.id = id
         self.origin = origin
         self.pattern = pattern
+        exactRoute = pattern.problem == nil ? pattern.routeKey : nil
         self.source = source
         self.expectation = expectation
         self.location = location
