@@ -129,10 +129,11 @@ final class RequestTarget: Sendable {
                 String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
             }
             return (
-                scheme: part(0..<found.colon),
+                scheme: Self.commonScheme(bytes[0..<found.colon]) ?? part(0..<found.colon),
                 host: part(found.hostStart..<found.authorityEnd),
                 path: part(found.authorityEnd..<found.pathEnd),
-                routeKey: part(0..<found.pathEnd),
+                // A URL that ends with its path is its own route key: shared, not copied.
+                routeKey: found.pathEnd == bytes.count ? text : part(0..<found.pathEnd),
                 query: found.pathEnd < found.queryEnd ? (found.pathEnd + 1)..<found.queryEnd : nil
             )
         }
@@ -142,6 +143,17 @@ final class RequestTarget: Sendable {
             return text[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)]
         }
         return (parts.scheme, parts.host, parts.path, query, parts.routeKey)
+    }
+
+    /// `https` or `http` when `bytes` spell it, as a literal (no copy of the bytes).
+    private static func commonScheme(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
+        if bytes.elementsEqual("https".utf8) {
+            return "https"
+        }
+        if bytes.elementsEqual("http".utf8) {
+            return "http"
+        }
+        return nil
     }
 
     /// The query items in order of appearance, decoded; `nil` when the URL has no `?`.
