@@ -30,20 +30,13 @@ final class BusyMockURLProtocol: URLProtocol {
     override func startLoading() {
         let (seconds, attoseconds) = Self.extraWork.components
         let work = Int64(seconds) * 1_000_000_000 + attoseconds / 1_000_000_000
-        let start = Self.threadCPUNanoseconds()
-        while Self.threadCPUNanoseconds() - start < work {}
+        let start = ThreadCPUClock.nanoseconds()
+        while ThreadCPUClock.nanoseconds() - start < work {}
         DictionaryMockURLProtocol.answer(self)
     }
 
     /// Does nothing: the request was answered synchronously.
     override func stopLoading() {}
-
-    /// The calling thread's CPU time so far, in nanoseconds.
-    private static func threadCPUNanoseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-    }
 
     /// A session answered by this protocol, built as ``BenchmarkFixtures/baselineSession`` is.
     static let session = BenchmarkFixtures.session(answeredBy: BusyMockURLProtocol.self)

@@ -14,6 +14,40 @@ extension StubScope {
     public func matchWithoutRecording(_ request: URLRequest) async -> Bool {
         StubRegistry.shared.matchWithoutRecording(request, in: self)
     }
+
+    /// Resolves `request` in this scope as `startLoading()` does: records it, finds
+    /// the stub that answers it, takes one of its uses and writes down its answer,
+    /// all on the calling thread; returns whether a stub answered. Nothing is
+    /// loaded and no response is built; an answer that would wait (a delay, a
+    /// closure that suspends, a stream) is written down as cancelled.
+    ///
+    /// For the benchmark target only: it isolates the cost of a request's
+    /// resolution from the cost of URL loading.
+    public func resolveWithoutLoading(_ request: URLRequest) -> Bool {
+        let route = RequestRoute.scope(self)
+        let pending = UnansweredRequest()
+        var resolution = StubRegistry.shared.resolve(request, body: request.httpBody, route: route, pending: pending)
+        if case let .computeInline(respond, exchange) = resolution {
+            guard let computed = StubRegistry.Resolution.computedInline(respond, for: exchange, on: route, pending: pending) else { return false }
+            resolution = computed
+        }
+        switch resolution {
+        case .fail:
+            return false
+        case let .respond(response, _) where !response.isDeferred:
+            return true
+        case .respond, .compute, .computeInline, .passThrough:
+            StubRegistry.shared.settle(pending, on: route)
+            return true
+        }
+    }
+}
+
+/// The request of ``StubScope/resolveWithoutLoading(_:)``, which no one waits for.
+private final class UnansweredRequest: PendingAnswer {
+    func abandon(with error: URLError) -> Task<Void, Never>? {
+        nil
+    }
 }
 
 extension StubRegistry {

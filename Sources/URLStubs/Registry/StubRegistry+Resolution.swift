@@ -315,7 +315,7 @@ extension StubRegistry {
         for ancestor in scopeState.ancestors where scopes[ancestor.id]?.takesPartInRequests == true {
             return true
         }
-        return !scopeState.scope.isGlobal && scopes[StubScope.global.id]?.takesPartInRequests == true
+        return !scopeState.scope.isGlobal && globalState.takesPartInRequests
     }
 
     /// The scope, its enclosing scopes that are still open, and the global scope.
@@ -328,8 +328,8 @@ extension StubRegistry {
                 chain.append(open)
             }
         }
-        if !scopeState.scope.isGlobal, let global = scopes[StubScope.global.id] {
-            chain.append(global)
+        if !scopeState.scope.isGlobal {
+            chain.append(globalState)
         }
         return chain
     }

@@ -38,6 +38,9 @@ actor StubRegistry {
 
     /// Every open scope, by id, the global scope included.
     var scopes: [UInt64: ScopeState]
+    /// The global scope's state, which is always open: every request's chain ends
+    /// with it, found without a lookup.
+    let globalState: ScopeState
     /// The ids the next scope, stub, request and waiter get.
     var nextScopeID: UInt64 = 1
     var nextStubID: UInt64 = 1
@@ -52,6 +55,7 @@ actor StubRegistry {
     /// recent `globalLogLimit` unscoped requests.
     init(globalLogLimit: Int = StubRegistry.globalLogLimit) {
         let global = ScopeState(scope: .global, name: nil, ancestors: [], location: nil, clock: .continuous(), logLimit: globalLogLimit)
+        globalState = global
         scopes = [StubScope.global.id: global]
     }
 

@@ -3,7 +3,7 @@ import FoundationNetworking
 #endif
 import Foundation
 import Testing
-import URLStubs
+@testable import URLStubs
 
 /// A scope compares its stubs one by one until it holds more than a few, then
 /// indexes the exact ones by method and route. Which stub answers must not depend
@@ -83,12 +83,14 @@ struct StubIndexTests {
 
     @Test("a small scope and an indexed one answer every request with the same stub", arguments: cases)
     func sameAnswers(_ testCase: Case) async throws {
+        #expect(Self.padding > ScopeState.indexThreshold, "the padded scope must be one that indexes its stubs")
         #expect(try await answers(testCase, padding: 0) == testCase.requests.map(\.answer))
         #expect(try await answers(testCase, padding: Self.padding) == testCase.requests.map(\.answer))
     }
 
     @Test("a stub removed from an indexed scope no longer answers")
     func removalFromIndexedScope() async throws {
+        #expect(Self.padding > ScopeState.indexThreshold, "the padded scope must be one that indexes its stubs")
         try await withStubScope { scope in
             for index in 0..<Self.padding {
                 await scope.stub(.get("https://padding.example/\(index)"), with: .text("padding"))

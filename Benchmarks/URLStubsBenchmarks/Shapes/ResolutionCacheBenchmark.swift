@@ -1,0 +1,89 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+@_spi(Benchmarking) import URLStubs
+
+/// What the template row's resolution costs on its own, without URL loading: with
+/// warm caches, as in a loop that does nothing else, and with caches emptied by
+/// other work first, as in a test, where Foundation's work on each request comes
+/// between two resolutions.
+///
+/// Each request is resolved as `startLoading()` resolves it
+/// (`resolveWithoutLoading`: recorded, matched, a use taken, its answer written
+/// down), on one thread, timed by that thread's CPU clock. A round runs three
+/// batches: resolutions alone (warm); each resolution after touching
+/// ``evictionBytes`` of other memory (cold); and the touching alone, which the cold
+/// batch's time is paired with and reduced by. The cold and touching-only batches
+/// alternate their order from round to round.
+struct ResolutionCacheBenchmark {
+    /// Whether this is the smoke run.
+    let quick: Bool
+
+    /// Measured rounds (one more warms up).
+    var rounds: Int { quick ? 2 : 30 }
+    /// Requests per batch.
+    var requestsPerBatch: Int { quick ? 10 : 200 }
+    /// The memory touched before each cold resolution: more than the caches a
+    /// core has of its own.
+    static let evictionBytes = 8 << 20
+
+    /// The warm and the cold rows.
+    func run() async -> [ReportRow] {
+        let body = BenchmarkFixtures.body(tag: "resolution")
+        let worker = await ScopedWorker.scoped { scope in
+            await scope.stub(.get(BenchmarkFixtures.origin + "/items/{id}"), with: .data(body))
+        }
+        guard let scope = worker.scope else { return [] }
+        let requests = (0..<requestsPerBatch).map { BenchmarkFixtures.request(BenchmarkFixtures.itemURL($0)) }
+        let memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Self.evictionBytes)
+        memory.initialize(repeating: 0)
+        defer { memory.deallocate() }
+
+        var warm: [Double] = []
+        var cold: [Double] = []
+        var unanswered = 0
+        for round in 0...rounds {
+            Progress.log("shapes: resolution alone, round \(round)/\(rounds)")
+            let resolveAll = Self.batch(requests, resolvingIn: scope, touching: nil, unanswered: &unanswered)
+            let touchFirst = round % 2 == 0
+            let touchOnly = touchFirst ? Self.batch(requests, resolvingIn: nil, touching: memory, unanswered: &unanswered) : 0
+            let touchThenResolve = Self.batch(requests, resolvingIn: scope, touching: memory, unanswered: &unanswered)
+            let touchOnlyAfter = touchFirst ? touchOnly : Self.batch(requests, resolvingIn: nil, touching: memory, unanswered: &unanswered)
+            if round > 0 { // Round 0 warms up.
+                let count = Double(requests.count)
+                warm.append(resolveAll / count)
+                cold.append(max(0, touchThenResolve - touchOnlyAfter) / count)
+            }
+        }
+        _ = await worker.finish()
+        let note = unanswered == 0 ? "" : " (UNEXPECTED: \(unanswered) requests unanswered)"
+        return [
+            ReportRow.samples("template request's resolution alone, no URL loading, warm caches: CPU time per request\(note)", unit: "µs", warm, isReference: false),
+            ReportRow.samples("the same after \(Self.evictionBytes >> 20) MiB of other memory was touched (caches emptied): CPU time per request", unit: "µs", cold, isReference: false),
+        ]
+    }
+
+    /// One batch on this thread: for each request, touches one byte per cache line
+    /// of `memory` when given, then resolves the request in `scope` when given;
+    /// returns the thread's CPU time for the batch, in microseconds.
+    private static func batch(
+        _ requests: [URLRequest],
+        resolvingIn scope: StubScope?,
+        touching memory: UnsafeMutableBufferPointer<UInt8>?,
+        unanswered: inout Int
+    ) -> Double {
+        let start = ThreadCPUClock.nanoseconds()
+        for request in requests {
+            if let memory {
+                for offset in stride(from: 0, to: memory.count, by: 64) {
+                    memory[offset] &+= 1
+                }
+            }
+            if let scope, !scope.resolveWithoutLoading(request) {
+                unanswered += 1
+            }
+        }
+        return Double(ThreadCPUClock.nanoseconds() - start) / 1_000
+    }
+}
