@@ -93,6 +93,11 @@ final class ScopeState {
     }
 
     func add(_ entry: StubEntry) {
+        if entries.isEmpty {
+            // Room for the stubs a scope compares one by one, in one allocation
+            // rather than one per doubling.
+            entries.reserveCapacity(Self.indexThreshold)
+        }
         entries.append(entry)
         if isIndexed {
             index(entry)

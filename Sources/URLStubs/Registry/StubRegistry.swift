@@ -233,7 +233,9 @@ actor StubRegistry {
                 let hasEnded = scope.id < registry.nextScopeID
                 return (nil, ScopeMessages.ignoredStub(pattern, at: location, scope: scope, hasEnded: hasEnded))
             }
-            let rule = request.map { $0.rule(in: scopeState, of: registry) }
+            // Compared with nil first: most stubs have no rule, and reading the
+            // optional existential copies it.
+            let rule = request == nil ? nil : request?.rule(in: scopeState, of: registry)
             let entry = StubEntry(
                 id: registry.nextStubID,
                 pattern: pattern,
