@@ -28,18 +28,54 @@ public struct StubResponse: Sendable {
         case refused(String)
     }
 
-    var kind: Kind
+    /// The response's parts, in one immutable object: a response is copied several
+    /// times on its way from a stub to the client, and a copy is then one retain.
+    /// Changing a part makes a new object (a response changes while it is built,
+    /// not while it answers).
+    private var parts: Parts
+
+    /// The parts of a response.
+    private final class Parts: Sendable {
+        let kind: Kind
+        let delay: Duration?
+        let followsRedirect: Bool
+        let headCache: HeadCache?
+
+        init(kind: Kind, delay: Duration?, followsRedirect: Bool, headCache: HeadCache?) {
+            self.kind = kind
+            self.delay = delay
+            self.followsRedirect = followsRedirect
+            self.headCache = headCache
+        }
+    }
+
+    /// What the response is.
+    var kind: Kind {
+        get { parts.kind }
+        set { parts = Parts(kind: newValue, delay: parts.delay, followsRedirect: parts.followsRedirect, headCache: parts.headCache) }
+    }
+
     /// How long to wait before answering.
-    var delay: Duration?
+    var delay: Duration? {
+        get { parts.delay }
+        set { parts = Parts(kind: parts.kind, delay: newValue, followsRedirect: parts.followsRedirect, headCache: parts.headCache) }
+    }
+
     /// Whether a redirect status with a `Location` is followed inside the scope.
-    var followsRedirect = true
+    var followsRedirect: Bool {
+        get { parts.followsRedirect }
+        set { parts = Parts(kind: parts.kind, delay: parts.delay, followsRedirect: newValue, headCache: parts.headCache) }
+    }
+
     /// Where the head this response was last built into is kept; set by the
     /// registry on the copy a fixed stub answers with (see ``HeadCache``).
-    var headCache: HeadCache?
+    var headCache: HeadCache? {
+        get { parts.headCache }
+        set { parts = Parts(kind: parts.kind, delay: parts.delay, followsRedirect: parts.followsRedirect, headCache: newValue) }
+    }
 
     init(_ kind: Kind, delay: Duration? = nil) {
-        self.kind = kind
-        self.delay = delay
+        parts = Parts(kind: kind, delay: delay, followsRedirect: true, headCache: nil)
     }
 
     /// Answers with `status`, the header fields `headers` and the bytes `body`.
