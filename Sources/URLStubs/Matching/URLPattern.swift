@@ -225,27 +225,42 @@ struct URLPattern: Sendable {
     /// Walks the path's bytes segment by segment (a segment runs from after a `/` to
     /// the next one); nothing is allocated unless a parameter is captured.
     func matchPath(_ path: String) -> [String: String]? {
+        if let matched = path.utf8.withContiguousStorageIfAvailable({ matchPath(bytes: $0) }) {
+            return matched
+        }
+        var contiguous = path
+        contiguous.makeContiguousUTF8() // A bridged string (Apple platforms), copied once.
+        return contiguous.utf8.withContiguousStorageIfAvailable { matchPath(bytes: $0) } ?? nil
+    }
+
+    /// ``matchPath(_:)`` over the path's UTF-8 bytes.
+    private func matchPath(bytes: UnsafeBufferPointer<UInt8>) -> [String: String]? {
+        let slash = UInt8(ascii: "/")
         // Sized once for the template's parameters (a dictionary that grows from
         // empty allocates twice); an empty one allocates nothing.
         var parameters: [String: String] = parameterCount == 0 ? [:] : Dictionary(minimumCapacity: parameterCount)
-        let utf8 = path.utf8
         // Where the next segment starts; `nil` once there is none. A path that does
         // not start with `/` has no segments.
-        var next: String.Index? = utf8.first == UInt8(ascii: "/") ? utf8.index(after: utf8.startIndex) : nil
+        var next: Int? = bytes.first == slash ? 1 : nil
         for segment in segments {
             if case .rest = segment {
                 return parameters
             }
             guard let start = next else { return nil }
-            let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
-            next = end == utf8.endIndex ? nil : utf8.index(after: end)
-            let part = utf8[start..<end]
+            var end = start
+            while end < bytes.count, bytes[end] != slash {
+                end += 1
+            }
+            next = end == bytes.count ? nil : end + 1
+            // Cut at `/` bytes, so each part is whole UTF-8.
+            let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
             switch segment {
             case let .literal(text):
-                guard part.elementsEqual(text.utf8) else { return nil }
+                guard Self.bytes(part, equal: text) else { return nil }
             case let .parameter(name):
                 guard !part.isEmpty else { return nil }
-                parameters[name] = URLText.percentDecoded(Substring(part))
+                let text = String(decoding: part, as: UTF8.self)
+                parameters[name] = part.contains(UInt8(ascii: "%")) ? URLText.percentDecoded(text[...]) : text
             case .wildcard:
                 guard !part.isEmpty else { return nil }
             case .rest:
@@ -253,6 +268,12 @@ struct URLPattern: Sendable {
             }
         }
         return next == nil ? parameters : nil
+    }
+
+    /// Whether `part` holds exactly the UTF-8 bytes of `text`.
+    private static func bytes(_ part: UnsafeBufferPointer<UInt8>, equal text: String) -> Bool {
+        guard part.count == text.utf8.count else { return false }
+        return text.utf8.withContiguousStorageIfAvailable { part.elementsEqual($0) } ?? part.elementsEqual(text.utf8)
     }
 
     /// The required query compared with `items` as multisets of name-value pairs.

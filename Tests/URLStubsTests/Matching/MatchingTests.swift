@@ -92,6 +92,26 @@ struct MatchingTests {
         }
     }
 
+    @Test("a path parameter is captured percent-decoded, and an empty segment, a missing one or one too many does not match", arguments: [
+        ("https://api.example.com/users/7/posts", "id=7"),
+        ("https://api.example.com/users/J%C3%BCrgen%20M/posts", "id=Jürgen M"),
+        ("https://api.example.com/users/%zz/posts", "id=%zz"),
+        ("https://api.example.com/users/%C3%A9t%C3%A9/posts", "id=été"),
+        ("https://api.example.com/users//posts", "no match"),
+        ("https://api.example.com/users/7", "no match"),
+        ("https://api.example.com/users/7/posts/", "no match"),
+        ("https://api.example.com/users/7/post", "no match"),
+        ("https://api.example.com/users/7/postsx", "no match"),
+    ])
+    func capturedParameters(url: String, expected: String) async throws {
+        try await inScope { scope in
+            await scope.stub(.get("https://api.example.com/users/{id}/posts")) { request in
+                .text(request.pathParameters.map { "\($0.key)=\($0.value)" }.joined(separator: "&"))
+            }
+            #expect(await send(url) == (expected == "no match" ? unmatched : expected))
+        }
+    }
+
     @Test("a percent-encoded brace in a pattern is a literal, not a template")
     func encodedBraceIsLiteral() async throws {
         try await inScope { scope in
