@@ -69,25 +69,69 @@ public struct RequestPattern: Sendable {
         }
     }
 
+    /// The pattern's parts, in one immutable object: every stub compared with a
+    /// request has its pattern read, and a copy is then one retain. Changing a part
+    /// makes a new object (a pattern changes while it is built, not while it matches).
+    private var parts: Parts
+
+    /// The parts of a pattern.
+    private final class Parts: Sendable {
+        let method: String?
+        let url: URLPattern?
+        let conditions: [Condition]
+        let problem: String?
+        let urlSource: String?
+
+        init(method: String?, url: URLPattern?, conditions: [Condition], problem: String?, urlSource: String?) {
+            self.method = method
+            self.url = url
+            self.conditions = conditions
+            self.problem = problem
+            self.urlSource = urlSource
+        }
+    }
+
     /// The uppercased method to match, or `nil` for any method.
-    var method: String?
+    var method: String? {
+        get { parts.method }
+        set { parts = Parts(method: newValue, url: url, conditions: conditions, problem: problem, urlSource: urlSource) }
+    }
+
     /// The URL to match, or `nil` for any URL.
-    var url: URLPattern?
-    var conditions: [Condition] = []
+    var url: URLPattern? {
+        get { parts.url }
+        set { parts = Parts(method: method, url: newValue, conditions: conditions, problem: problem, urlSource: urlSource) }
+    }
+
+    /// The conditions besides the method and URL, all of which must hold.
+    var conditions: [Condition] {
+        get { parts.conditions }
+        set { parts = Parts(method: method, url: url, conditions: newValue, problem: problem, urlSource: urlSource) }
+    }
+
     /// Why the pattern is malformed, or `nil` when it is usable.
-    var problem: String?
+    var problem: String? {
+        get { parts.problem }
+        set { parts = Parts(method: method, url: url, conditions: conditions, problem: newValue, urlSource: urlSource) }
+    }
+
     /// The URL pattern as written, kept for messages even when it is malformed.
-    var urlSource: String?
+    var urlSource: String? {
+        get { parts.urlSource }
+        set { parts = Parts(method: method, url: url, conditions: conditions, problem: problem, urlSource: newValue) }
+    }
 
     init(method: String?, url: String?) {
-        self.method = method?.uppercased()
-        urlSource = url
-        guard let url else { return }
-        do {
-            self.url = try URLPattern(parsing: url)
-        } catch {
-            problem = error.message
+        var parsed: URLPattern?
+        var problem: String?
+        if let url {
+            do {
+                parsed = try URLPattern(parsing: url)
+            } catch {
+                problem = error.message
+            }
         }
+        parts = Parts(method: method?.uppercased(), url: parsed, conditions: [], problem: problem, urlSource: url)
     }
 
     /// Whether the pattern has a `.predicate` condition: code of the user's, which
