@@ -52,12 +52,8 @@ final class ScopeState {
 
     /// Whether one of ``features`` takes part in resolving requests (its kind is
     /// one of ``StubRegistry/featureKinds``): a scope whose chain has none skips
-    /// every request hook.
-    var takesPartInRequests: Bool {
-        features.contains { feature in
-            StubRegistry.featureKinds.contains { ObjectIdentifier($0.type) == ObjectIdentifier(type(of: feature)) }
-        }
-    }
+    /// every request hook. Read for each request, so kept as features are attached.
+    private(set) var takesPartInRequests = false
 
     /// Every request the scope received, in order.
     var requests: [RecordedRequest] {
@@ -90,6 +86,9 @@ final class ScopeState {
     func add(_ feature: any ScopeFeature) {
         features.removeAll { type(of: $0) == type(of: feature) }
         features.append(feature)
+        takesPartInRequests = features.contains { feature in
+            StubRegistry.featureKinds.contains { ObjectIdentifier($0.type) == ObjectIdentifier(type(of: feature)) }
+        }
     }
 
     func add(_ entry: StubEntry) {
