@@ -110,8 +110,9 @@ final class RequestTarget: Sendable {
     private static func normalParts(of text: String) -> NormalParts? {
         var text = text
         text.makeContiguousUTF8() // A bridged string (Apple platforms) is copied once, so that its bytes can be read.
-        typealias Parts = (scheme: String, host: String, path: String, routeKey: String, query: Range<Int>?)
-        let read = text.utf8.withContiguousStorageIfAvailable { bytes -> Parts? in
+        // The bytes are scanned in the closure, which hands back only offsets (a
+        // plain value); the parts are cut from the string afterwards.
+        let scanned = text.utf8.withContiguousStorageIfAvailable { bytes -> (URLText.Delimiters, isHTTPS: Bool, isHTTP: Bool)? in
             guard let found = URLText.Delimiters(scanning: bytes), !found.hasUserInfo, found.authorityEnd > found.hostStart,
                   found.pathEnd > found.authorityEnd // A path, so the route key is the text up to its end.
             else { return nil }
@@ -124,36 +125,32 @@ final class RequestTarget: Sendable {
                     return nil
                 }
             }
-            // Every bound is at an ASCII delimiter, so each part is whole UTF-8.
-            func part(_ range: Range<Int>) -> String {
-                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-            }
-            return (
-                scheme: Self.commonScheme(bytes[0..<found.colon]) ?? part(0..<found.colon),
-                host: part(found.hostStart..<found.authorityEnd),
-                path: part(found.authorityEnd..<found.pathEnd),
-                // A URL that ends with its path is its own route key: shared, not copied.
-                routeKey: found.pathEnd == bytes.count ? text : part(0..<found.pathEnd),
-                query: found.pathEnd < found.queryEnd ? (found.pathEnd + 1)..<found.queryEnd : nil
-            )
+            let scheme = UnsafeBufferPointer(rebasing: bytes[..<found.colon])
+            return (found, Self.spells(scheme, "https"), Self.spells(scheme, "http"))
         }
-        guard let parts = read ?? nil else { return nil }
-        let query = parts.query.map { range in
-            let utf8 = text.utf8
-            return text[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)]
+        guard let (found, isHTTPS, isHTTP) = scanned ?? nil else { return nil }
+        // Every bound is at an ASCII delimiter, so each part is whole UTF-8: the
+        // string's own bytes, copied without being decoded again.
+        let utf8 = text.utf8
+        func index(_ offset: Int) -> String.Index {
+            utf8.index(utf8.startIndex, offsetBy: offset)
         }
-        return (parts.scheme, parts.host, parts.path, query, parts.routeKey)
+        func part(_ range: Range<Int>) -> String {
+            String(text[index(range.lowerBound)..<index(range.upperBound)])
+        }
+        return (
+            scheme: isHTTPS ? "https" : isHTTP ? "http" : part(0..<found.colon),
+            host: part(found.hostStart..<found.authorityEnd),
+            path: part(found.authorityEnd..<found.pathEnd),
+            query: found.pathEnd < found.queryEnd ? text[index(found.pathEnd + 1)..<index(found.queryEnd)] : nil,
+            // A URL that ends with its path is its own route key: shared, not copied.
+            routeKey: found.pathEnd == utf8.count ? text : part(0..<found.pathEnd)
+        )
     }
 
-    /// `https` or `http` when `bytes` spell it, as a literal (no copy of the bytes).
-    private static func commonScheme(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
-        if bytes.elementsEqual("https".utf8) {
-            return "https"
-        }
-        if bytes.elementsEqual("http".utf8) {
-            return "http"
-        }
-        return nil
+    /// Whether `bytes` are exactly the ASCII letters of `word`.
+    private static func spells(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        bytes.count == word.utf8CodeUnitCount && bytes.elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
     }
 
     /// The query items in order of appearance, decoded; `nil` when the URL has no `?`.
