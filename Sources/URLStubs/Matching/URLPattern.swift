@@ -2,7 +2,10 @@
 /// literal and template segments, and optionally the exact query it requires.
 ///
 /// Parsed over UTF-8, without Foundation: registering a stub costs microseconds.
-struct URLPattern: Sendable {
+///
+/// A class, and immutable: matching reads the pattern of every stub it compares, and
+/// a copy is then one retain instead of one per part.
+final class URLPattern: Sendable {
     enum Segment: Sendable, Equatable {
         /// A percent-encoded segment that must be equal.
         case literal(String)
@@ -35,7 +38,7 @@ struct URLPattern: Sendable {
     }
 
     /// Parses `source`, throwing a sentence that says what is wrong with it.
-    init(parsing source: String) throws(PatternError) {
+    convenience init(parsing source: String) throws(PatternError) {
         if let literal = Self.literalInNormalForm(source) {
             self.init(source: source, origin: literal.origin, segments: literal.segments, query: nil)
         } else {
