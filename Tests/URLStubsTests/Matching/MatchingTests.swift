@@ -14,13 +14,7 @@ struct MatchingTests {
         request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = body.map { Data($0.utf8) }
-        do {
-            return String(decoding: try await URLSession.stubbed.data(for: request).0, as: UTF8.self)
-        } catch let error as URLError {
-            return "error \(error.code.rawValue)"
-        } catch {
-            return "error \(error)"
-        }
+        return await bodyTextOrError(request)
     }
 
     /// Runs `body` in a scope, ignoring the scope's report of unmatched requests.

@@ -130,12 +130,6 @@ struct StubIndexTests {
     private func send(_ method: String, _ url: String) async -> String {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
-        do {
-            return String(decoding: try await URLSession.stubbed.data(for: request).0, as: UTF8.self)
-        } catch let error as URLError {
-            return "error \(error.code.rawValue)"
-        } catch {
-            return "error \(error)"
-        }
+        return await bodyTextOrError(request)
     }
 }

@@ -98,3 +98,15 @@ final class Shared<Value: Sendable>: @unchecked Sendable {
 func getText(_ url: String) async throws -> String {
     String(decoding: try await URLSession.stubbed.data(from: URL(string: url)!).0, as: UTF8.self)
 }
+
+/// Sends `request` through the shared stubbed session and returns the body as text,
+/// or `error <code>` when it fails with a URLError (`error <error>` for any other).
+func bodyTextOrError(_ request: URLRequest) async -> String {
+    do {
+        return String(decoding: try await URLSession.stubbed.data(for: request).0, as: UTF8.self)
+    } catch let error as URLError {
+        return "error \(error.code.rawValue)"
+    } catch {
+        return "error \(error)"
+    }
+}
