@@ -103,14 +103,14 @@ extension RequestPattern {
         _ exhaustive: Bool,
         _ predicates: inout PredicateResults,
         _ differ: (RequestMismatch.Aspect, String, String) -> Bool,
-        _ captured: inout [String: String]
+        _ captured: inout PathCaptures
     ) -> Bool? {
         var evaluations: [Evaluation] = []
         var isUndecided = false
         for pattern in patterns {
             let evaluation = pattern.evaluate(request, exhaustive: exhaustive, predicates: &predicates)
             if evaluation.isMatch {
-                captured.merge(evaluation.pathParameters) { own, _ in own }
+                captured.merge(evaluation.captures, inPath: request.pathAsMatched)
                 return true
             }
             if evaluation.mismatches.isEmpty {

@@ -8,8 +8,8 @@ extension RequestPattern {
     struct Evaluation {
         /// What differed; empty when the request matches.
         var mismatches: [RequestMismatch] = []
-        /// The template parameters captured from the path.
-        var pathParameters: [String: String] = [:]
+        /// What the pattern's templates captured from the path.
+        var captures = PathCaptures.none
         /// Whether a predicate's result was not known (see ``PredicateResults``):
         /// the pattern is then taken as not matching, for this round only.
         var isUndecided = false
@@ -64,9 +64,9 @@ extension RequestPattern {
                     let actual = request.target.map { Self.originText($0) } ?? request.url.absoluteString
                     _ = differ(.origin, Self.originText(origin), actual)
                 }
-                let path = request.target?.path ?? request.url.path
-                if let parameters = url.matchPath(path) {
-                    result.pathParameters = parameters
+                let path = request.pathAsMatched
+                if url.matches(path: path) {
+                    result.captures = PathCaptures(template: url)
                 } else {
                     guard exhaustive else { return stop(.path) }
                     _ = differ(.path, Self.pathText(url), path)
@@ -85,9 +85,9 @@ extension RequestPattern {
             if case let .alternatives(patterns) = condition {
                 // The parameters of the alternative that matched, kept apart from
                 // `result`, which `differ` changes while they are collected.
-                var captured: [String: String] = [:]
+                var captured = PathCaptures.none
                 holds = checkAlternatives(patterns, request, exhaustive, &predicates, differ, &captured)
-                result.pathParameters.merge(captured) { own, _ in own }
+                result.captures.merge(captured, inPath: request.pathAsMatched)
             } else {
                 holds = check(condition, request, request.target, &predicates, differ)
             }

@@ -223,33 +223,53 @@ final class URLPattern: Sendable {
         }
     }
 
-    /// Matches the percent-encoded `path`, returning the captured parameters, or `nil`.
+    /// Whether the percent-encoded `path` matches the pattern's segments.
     ///
     /// Walks the path's bytes segment by segment (a segment runs from after a `/` to
-    /// the next one); nothing is allocated unless a parameter is captured.
-    func matchPath(_ path: String) -> [String: String]? {
-        if let matched = path.utf8.withContiguousStorageIfAvailable({ matchPath(bytes: $0) }) {
-            return matched
+    /// the next one) and allocates nothing: what the parameters captured is read
+    /// only when asked for (see ``parameters(inPath:)`` and ``PathCaptures``).
+    func matches(path: String) -> Bool {
+        withBytes(of: path) { walk($0, capturing: nil) } ?? false
+    }
+
+    /// The parameters the pattern captures from the percent-encoded `path`,
+    /// percent-decoded, or `nil` when the path does not match.
+    func parameters(inPath path: String) -> [String: String]? {
+        guard parameterCount > 0 else { return matches(path: path) ? [:] : nil }
+        return withBytes(of: path) { bytes in
+            // Sized once for the template's parameters: a dictionary that grows
+            // from empty allocates twice.
+            var parameters = [String: String](minimumCapacity: parameterCount)
+            let matched = walk(bytes) { name, part in
+                let text = String(decoding: part, as: UTF8.self)
+                parameters[name] = part.contains(UInt8(ascii: "%")) ? URLText.percentDecoded(text[...]) : text
+            }
+            return matched ? parameters : nil
+        } ?? nil
+    }
+
+    /// `body` over the UTF-8 bytes of `path`.
+    private func withBytes<Result>(of path: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        if let result = path.utf8.withContiguousStorageIfAvailable(body) {
+            return result
         }
         var contiguous = path
         contiguous.makeContiguousUTF8() // A bridged string (Apple platforms), copied once.
-        return contiguous.utf8.withContiguousStorageIfAvailable { matchPath(bytes: $0) } ?? nil
+        return contiguous.utf8.withContiguousStorageIfAvailable(body)
     }
 
-    /// ``matchPath(_:)`` over the path's UTF-8 bytes.
-    private func matchPath(bytes: UnsafeBufferPointer<UInt8>) -> [String: String]? {
+    /// Whether the path `bytes` match the segments, handing each parameter's name
+    /// and the bytes it captured (whole UTF-8, never empty) to `capture`.
+    private func walk(_ bytes: UnsafeBufferPointer<UInt8>, capturing capture: ((String, UnsafeBufferPointer<UInt8>) -> Void)?) -> Bool {
         let slash = UInt8(ascii: "/")
-        // Sized once for the template's parameters (a dictionary that grows from
-        // empty allocates twice); an empty one allocates nothing.
-        var parameters: [String: String] = parameterCount == 0 ? [:] : Dictionary(minimumCapacity: parameterCount)
         // Where the next segment starts; `nil` once there is none. A path that does
         // not start with `/` has no segments.
         var next: Int? = bytes.first == slash ? 1 : nil
         for segment in segments {
             if case .rest = segment {
-                return parameters
+                return true
             }
-            guard let start = next else { return nil }
+            guard let start = next else { return false }
             var end = start
             while end < bytes.count, bytes[end] != slash {
                 end += 1
@@ -259,18 +279,17 @@ final class URLPattern: Sendable {
             let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
             switch segment {
             case let .literal(text):
-                guard Self.bytes(part, equal: text) else { return nil }
+                guard Self.bytes(part, equal: text) else { return false }
             case let .parameter(name):
-                guard !part.isEmpty else { return nil }
-                let text = String(decoding: part, as: UTF8.self)
-                parameters[name] = part.contains(UInt8(ascii: "%")) ? URLText.percentDecoded(text[...]) : text
+                guard !part.isEmpty else { return false }
+                capture?(name, part)
             case .wildcard:
-                guard !part.isEmpty else { return nil }
+                guard !part.isEmpty else { return false }
             case .rest:
-                return parameters
+                return true
             }
         }
-        return next == nil ? parameters : nil
+        return next == nil
     }
 
     /// Whether `part` holds exactly the UTF-8 bytes of `text`.

@@ -128,7 +128,7 @@ extension StubRegistry {
         // The request arrives for the features (seeded scopes count it among identical ones).
         choice.parts.arrived()
         if let (entry, evaluation) = choice.match {
-            request.pathParameters = evaluation.pathParameters
+            request.captures = evaluation.captures
             // Moved into the log, not copied: nothing more to retain inside the lock.
             let exchange = Self.log(consume request, in: chain, isUnscoped: isUnscoped, waiters: choice.waiters, wakeUps: &wakeUps)
             let resolution = Self.answer(exchange, with: entry, change: choice.change, parts: choice.parts)

@@ -28,8 +28,17 @@ public struct RecordedRequest: Sendable {
     /// The position of this request among all requests the registry received.
     public internal(set) var sequenceNumber: UInt64
     /// The values captured by the `{name}` segments of the URL template of the
-    /// stub that answered the request; empty when no template matched.
-    public internal(set) var pathParameters: [String: String] = [:]
+    /// stub that answered the request, percent-decoded; empty when no template
+    /// matched.
+    public var pathParameters: [String: String] {
+        captures.values(inPath: pathAsMatched)
+    }
+    /// What the templates of the stub that answered captured, decoded when read.
+    var captures = PathCaptures.none
+    /// The path as patterns match it: percent-encoded.
+    var pathAsMatched: String {
+        target?.path ?? url.path
+    }
     /// The URL's parts as matching compares them; `nil` when it has no scheme or host.
     var target: RequestTarget? { storage.target }
 

@@ -1,0 +1,46 @@
+@testable import URLStubs
+import Testing
+
+/// What a template captures, kept by matching as the template itself and decoded
+/// from the path only when read: the decoded values must be those a match would
+/// have captured at once.
+@Suite("Path captures", .timeLimit(.minutes(1)))
+struct PathCapturesTests {
+    private func template(_ source: String) throws -> URLPattern {
+        try URLPattern(parsing: source)
+    }
+
+    @Test("a template's captures, read later, are its parameters percent-decoded from the matched path")
+    func decodesWhenRead() throws {
+        let pattern = try template("https://api.example.com/users/{id}/files/{name}")
+        let path = "/users/7/files/caf%C3%A9%20menu"
+        #expect(pattern.matches(path: path))
+        #expect(PathCaptures(template: pattern).values(inPath: path) == ["id": "7", "name": "café menu"])
+    }
+
+    @Test("a path the template does not match has no parameters, and matching it captures nothing", arguments: ["/users/7", "/users//files/a", "/users/7/files/a/b", "/people/7/files/a"])
+    func mismatchCapturesNothing(_ path: String) throws {
+        let pattern = try template("https://api.example.com/users/{id}/files/{name}")
+        #expect(!pattern.matches(path: path))
+        #expect(pattern.parameters(inPath: path) == nil)
+    }
+
+    @Test("a template without parameters, and no template, capture an empty set")
+    func emptyCaptures() throws {
+        let pattern = try template("https://api.example.com/users/*/files/**")
+        #expect(pattern.matches(path: "/users/7/files/a/b"))
+        #expect(PathCaptures(template: pattern).values(inPath: "/users/7/files/a/b") == [:])
+        #expect(PathCaptures.none.values(inPath: "/users/7") == [:])
+    }
+
+    @Test("merged captures keep the first template's value of a name both capture, and add the other's names")
+    func mergeKeepsOwnValues() throws {
+        let path = "/orgs/acme/repos/tools"
+        var captures = PathCaptures(template: try template("/orgs/{org}/repos/{repo}"))
+        captures.merge(PathCaptures(template: try template("/orgs/{owner}/repos/{org}")), inPath: path)
+        #expect(captures.values(inPath: path) == ["org": "acme", "repo": "tools", "owner": "acme"])
+        var empty = PathCaptures.none
+        empty.merge(PathCaptures(template: try template("/orgs/{org}/repos/{repo}")), inPath: path)
+        #expect(empty.values(inPath: path) == ["org": "acme", "repo": "tools"])
+    }
+}
