@@ -43,34 +43,13 @@ final class RequestTarget: Sendable {
         self.routeKey = key + self.path
     }
 
-    /// The target of `url`, or `nil` when it has no scheme or host.
-    convenience init?(_ url: URL) {
-        self.init(absoluteString: url.absoluteString)
-    }
-
     /// The target of the absolute URL `text`, or `nil` when it has no scheme or host.
-    convenience init?(absoluteString text: String) {
-        if let normal = Self.normalParts(of: text) {
-            self.init(normal)
-        } else {
-            self.init(parsing: text)
-        }
-    }
-
-    /// The target of `text` when it is an absolute URL in normal form (a lowercase
-    /// scheme and host, no user information, no port, a path), read in one pass;
-    /// `nil` for any other text.
-    convenience init?(normalFormOf text: String) {
-        guard let normal = Self.normalParts(of: text) else { return nil }
-        self.init(normal)
-    }
-
-    private convenience init(_ normal: NormalParts) {
-        self.init(scheme: normal.scheme, host: normal.host, port: nil, path: normal.path, query: normal.query, routeKey: normal.routeKey)
+    static func of(absoluteString text: String) -> RequestTarget? {
+        inNormalForm(text) ?? RequestTarget(parsing: text)
     }
 
     /// The target of the absolute URL `text` however it is written, or `nil` when
-    /// it has no scheme or host: the general parse, which ``init(absoluteString:)``
+    /// it has no scheme or host: the general parse, which ``of(absoluteString:)``
     /// skips for a URL in normal form.
     convenience init?(parsing text: String) {
         guard let parts = URLText.split(text[...]) else { return nil }
@@ -100,19 +79,18 @@ final class RequestTarget: Sendable {
         self.init(scheme: scheme, host: normalHost, port: port, path: path, query: query, routeKey: isNormal ? String(written) : nil)
     }
 
-    /// The parts of a URL in normal form, as ``normalParts(of:)`` reads them.
-    private typealias NormalParts = (scheme: String, host: String, path: String, query: Substring?, routeKey: String)
-
-    /// The parts of `text` when it is an absolute URL written in normal form, the
+    /// The target of `text` when it is an absolute URL written in normal form, the
     /// form nearly every request's URL has: a lowercase scheme and host, no user
     /// information, no port, and a path. Read in one pass over its bytes, each part
-    /// copied once; `nil` for any other text, which the general parse reads.
-    private static func normalParts(of text: String) -> NormalParts? {
-        var text = text
-        text.makeContiguousUTF8() // A bridged string (Apple platforms) is copied once, so that its bytes can be read.
-        // The bytes are scanned in the closure, which hands back only offsets (a
-        // plain value); the parts are cut from the string afterwards.
-        let scanned = text.utf8.withContiguousStorageIfAvailable { bytes -> (URLText.Delimiters, isHTTPS: Bool, isHTTP: Bool)? in
+    /// copied out of them once; `nil` for any other text, which the general parse
+    /// (``init(parsing:)``) reads.
+    static func inNormalForm(_ text: String) -> RequestTarget? {
+        var contiguous = text
+        contiguous.makeContiguousUTF8() // A bridged string (Apple platforms) is copied once, so that its bytes can be read.
+        let text = contiguous
+        // Built inside the closure, which hands back one reference: a tuple of
+        // strings would be copied out through the runtime's generic witnesses.
+        let target = text.utf8.withContiguousStorageIfAvailable { bytes -> RequestTarget? in
             guard let found = URLText.Delimiters(scanning: bytes), !found.hasUserInfo, found.authorityEnd > found.hostStart,
                   found.pathEnd > found.authorityEnd // A path, so the route key is the text up to its end.
             else { return nil }
@@ -125,27 +103,29 @@ final class RequestTarget: Sendable {
                     return nil
                 }
             }
+            // Every bound is at an ASCII delimiter, so each part is whole UTF-8.
+            func part(_ range: Range<Int>) -> String {
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            }
             let scheme = UnsafeBufferPointer(rebasing: bytes[..<found.colon])
-            return (found, Self.spells(scheme, "https"), Self.spells(scheme, "http"))
+            let query: Substring?
+            if found.pathEnd < found.queryEnd {
+                let utf8 = text.utf8
+                query = Substring(utf8[utf8.index(utf8.startIndex, offsetBy: found.pathEnd + 1)..<utf8.index(utf8.startIndex, offsetBy: found.queryEnd)])
+            } else {
+                query = nil
+            }
+            return RequestTarget(
+                scheme: Self.spells(scheme, "https") ? "https" : Self.spells(scheme, "http") ? "http" : part(0..<found.colon),
+                host: part(found.hostStart..<found.authorityEnd),
+                port: nil,
+                path: part(found.authorityEnd..<found.pathEnd),
+                query: query,
+                // A URL that ends with its path is its own route key: shared, not copied.
+                routeKey: found.pathEnd == bytes.count ? text : part(0..<found.pathEnd)
+            )
         }
-        guard let (found, isHTTPS, isHTTP) = scanned ?? nil else { return nil }
-        // Every bound is at an ASCII delimiter, so each part is whole UTF-8: the
-        // string's own bytes, copied without being decoded again.
-        let utf8 = text.utf8
-        func index(_ offset: Int) -> String.Index {
-            utf8.index(utf8.startIndex, offsetBy: offset)
-        }
-        func part(_ range: Range<Int>) -> String {
-            String(text[index(range.lowerBound)..<index(range.upperBound)])
-        }
-        return (
-            scheme: isHTTPS ? "https" : isHTTP ? "http" : part(0..<found.colon),
-            host: part(found.hostStart..<found.authorityEnd),
-            path: part(found.authorityEnd..<found.pathEnd),
-            query: found.pathEnd < found.queryEnd ? text[index(found.pathEnd + 1)..<index(found.queryEnd)] : nil,
-            // A URL that ends with its path is its own route key: shared, not copied.
-            routeKey: found.pathEnd == utf8.count ? text : part(0..<found.pathEnd)
-        )
+        return target ?? nil
     }
 
     /// Whether `bytes` are exactly the ASCII letters of `word`.

@@ -60,7 +60,7 @@ final class URLPattern: Sendable {
     /// no fragment. Read in one pass; `nil` for any other pattern, which
     /// ``init(parsingInFull:)`` reads (and rejects, when it is malformed).
     private static func literalInNormalForm(_ source: String) -> (origin: RequestTarget, segments: [Segment])? {
-        guard let origin = RequestTarget(normalFormOf: source), origin.query == nil,
+        guard let origin = RequestTarget.inNormalForm(source), origin.query == nil,
               URLText.isValidScheme(origin.scheme[...]), origin.host.utf8.allSatisfy(URLText.isHostCharacter)
         else { return nil }
         // The route key ends where the path does: anything after it is a query or a fragment.

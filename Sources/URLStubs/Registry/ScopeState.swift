@@ -159,7 +159,7 @@ final class ScopeState {
     /// one; in a smaller scope every stub is compared, newest first. A stub whose
     /// predicate's result is not in `predicates` does not match, and the predicate
     /// is listed as needed.
-    func bestMatch(for request: RecordedRequest, predicates: inout PredicateResults) -> (StubEntry, RequestPattern.Evaluation)? {
+    func bestMatch(for request: RecordedRequest, predicates: inout PredicateResults) -> StubMatch? {
         guard isIndexed else {
             for entry in entries.reversed() where !entry.isUsedUp && entry.ruleHolds {
                 // What the index's key would guarantee, compared as the index would.
@@ -169,21 +169,21 @@ final class ScopeState {
                 }
                 let evaluation = entry.pattern.evaluate(request, exhaustive: false, skippingRoute: isExact, predicates: &predicates)
                 if evaluation.isMatch {
-                    return (entry, evaluation)
+                    return StubMatch(entry: entry, captures: evaluation.captures)
                 }
             }
             return nil
         }
-        var best: (StubEntry, RequestPattern.Evaluation)?
+        var best: StubMatch?
         func consider(_ bucket: [StubEntry]?, isExact: Bool) {
             guard let bucket else { return }
             for entry in bucket.reversed() {
-                if let best, best.0.id > entry.id { return }
+                if let best, best.entry.id > entry.id { return }
                 guard !entry.isUsedUp, entry.ruleHolds else { continue }
                 // An exact bucket's key already guarantees the method, origin and path.
                 let evaluation = entry.pattern.evaluate(request, exhaustive: false, skippingRoute: isExact, predicates: &predicates)
                 if evaluation.isMatch {
-                    best = (entry, evaluation)
+                    best = StubMatch(entry: entry, captures: evaluation.captures)
                     return
                 }
             }

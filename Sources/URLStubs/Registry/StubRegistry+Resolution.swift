@@ -82,7 +82,7 @@ extension StubRegistry {
         /// The parts of the optional features the request's scopes use.
         var parts: RequestParts
         /// The stub that answers, with what its pattern captured.
-        var match: (entry: StubEntry, evaluation: RequestPattern.Evaluation)?
+        var match: StubMatch?
         /// What the features change in the matched stub's answer.
         var change: AnswerChange?
         /// The waiters of each scope the request is logged in that it matches.
@@ -127,8 +127,9 @@ extension StubRegistry {
         homeState.maxInFlight = max(homeState.maxInFlight, homeState.inFlight.count + 1)
         // The request arrives for the features (seeded scopes count it among identical ones).
         choice.parts.arrived()
-        if let (entry, evaluation) = choice.match {
-            request.captures = evaluation.captures
+        if let match = choice.match {
+            let entry = match.entry
+            request.captures = match.captures
             // Moved into the log, not copied: nothing more to retain inside the lock.
             let exchange = Self.log(consume request, in: chain, isUnscoped: isUnscoped, waiters: choice.waiters, wakeUps: &wakeUps)
             let resolution = Self.answer(exchange, with: entry, change: choice.change, parts: choice.parts)
@@ -186,7 +187,7 @@ extension StubRegistry {
                 choice.waiters.append((member, Array(matching.keys)))
             }
         }
-        if let (entry, _) = choice.match {
+        if let entry = choice.match?.entry {
             choice.change = choice.parts.change(forAnswerOf: entry, to: request, predicates: &predicates)
             return predicates.isComplete ? choice : nil
         }

@@ -51,6 +51,6 @@ extension RequestTarget {
     /// when its text is the same (tests ask for the same URL again and again),
     /// else parsed now and kept for the next.
     static func of(requestURL url: URL) -> RequestTarget? {
-        lastParsed.value(for: url) { RequestTarget(absoluteString: $0) }
+        lastParsed.value(for: url) { RequestTarget.of(absoluteString: $0) }
     }
 }

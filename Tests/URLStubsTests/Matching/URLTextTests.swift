@@ -66,7 +66,7 @@ struct URLTextTests {
         ("https://api.example.com:/a", "https://api.example.com/a"),
     ])
     func routeKeyIsNormalised(_ url: String, _ expected: String) throws {
-        let target = try #require(RequestTarget(absoluteString: url))
+        let target = try #require(RequestTarget.of(absoluteString: url))
         #expect(target.routeKey == expected)
         let rebuilt = RequestTarget(scheme: target.scheme, host: target.host, port: target.port, path: target.path, query: target.query)
         #expect(rebuilt.routeKey == expected)
@@ -95,7 +95,7 @@ struct URLTextTests {
         "mailto:someone@example.com",
     ])
     func fastPathAgreesWithTheGeneralParse(_ url: String) {
-        let fast = RequestTarget(absoluteString: url)
+        let fast = RequestTarget.of(absoluteString: url)
         let general = RequestTarget(parsing: url)
         #expect((fast == nil) == (general == nil))
         guard let fast, let general else { return }
@@ -170,7 +170,7 @@ struct URLTextTests {
     ])
     func patternAndRequestAgree(_ pattern: String, _ request: String) throws {
         let parsed = try URLPattern(parsing: pattern)
-        let target = try #require(RequestTarget(absoluteString: request))
+        let target = try #require(RequestTarget.of(absoluteString: request))
         #expect(parsed.routeKey == target.routeKey)
     }
 

@@ -91,7 +91,7 @@ enum CassetteReplay {
             base = components.string ?? base
         }
         if let mark = base.firstIndex(of: "?") {
-            if let url = URL(string: base), let target = RequestTarget(url) {
+            if let url = URL(string: base), let target = RequestTarget.of(absoluteString: url.absoluteString) {
                 query = target.queryItems ?? []
             }
             base = String(base[..<mark])
