@@ -26,7 +26,7 @@ extension StubScope {
     public func resolveWithoutLoading(_ request: URLRequest) -> Bool {
         let route = RequestRoute.scope(self)
         let pending = UnansweredRequest()
-        var resolution = StubRegistry.shared.resolve(request, body: request.httpBody, route: route, pending: pending)
+        var resolution = StubRegistry.shared.resolve(request, body: RequestBody.read(from: request), route: route, pending: pending)
         if case let .computeInline(respond, exchange) = resolution {
             guard let computed = StubRegistry.Resolution.computedInline(respond, for: exchange, on: route, pending: pending) else { return false }
             resolution = computed
@@ -52,7 +52,7 @@ private final class UnansweredRequest: PendingAnswer {
 
 extension StubRegistry {
     nonisolated func matchWithoutRecording(_ urlRequest: URLRequest, in scope: StubScope) -> Bool {
-        let request = RecordedRequest(urlRequest: urlRequest, body: urlRequest.httpBody, sequenceNumber: 0)
+        let request = RecordedRequest(urlRequest: urlRequest, body: RequestBody.read(from: urlRequest), sequenceNumber: 0)
         var predicates = PredicateResults.lookedUp
         while true {
             // As a request is resolved: predicates run outside the lock, between rounds.

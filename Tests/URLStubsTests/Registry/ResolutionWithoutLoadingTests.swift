@@ -27,6 +27,21 @@ struct ResolutionWithoutLoadingTests {
         }
     }
 
+    @Test("a body given as a stream is read as startLoading() reads it, for resolving and for matching alone")
+    func readsBodyStreams() async throws {
+        try await withStubScope { scope in
+            let stub = await scope.stub(.post("https://api.example.com/items").body("streamed"), with: .text("created"))
+            var request = URLRequest(url: URL(string: "https://api.example.com/items")!)
+            request.httpMethod = "POST"
+            request.httpBodyStream = InputStream(data: Data("streamed".utf8))
+            #expect(await scope.matchWithoutRecording(request))
+            request.httpBodyStream = InputStream(data: Data("streamed".utf8))
+            #expect(scope.resolveWithoutLoading(request))
+            #expect(await stub.hitCount == 1)
+            #expect(await scope.exchanges.first?.request.body == Data("streamed".utf8))
+        }
+    }
+
     @Test("a request no stub matches returns false and is reported when the scope ends, as in URL loading")
     func unmatchedIsReported() async {
         await #expect(throws: StubVerificationError.self) {
