@@ -20,20 +20,32 @@ enum FailureMessages {
         } else {
             lines.append("Nearest stubs:")
             for (index, miss) in nearMisses.enumerated() {
-                let body = Self.lines(of: miss.description)
-                lines.append("  \(index + 1). " + body[0])
-                lines += body.dropFirst().map { "     " + $0 }
+                // Numbered on its first line, the others indented under it; a line
+                // with breaks of its own is split (its empty lines dropped), and
+                // one without (nearly all) is used as it is.
+                var prefix = "  \(index + 1). "
+                func add(_ piece: Substring) {
+                    lines.append(prefix + piece)
+                    prefix = "     "
+                }
+                for line in miss.lines {
+                    if line.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
+                        Self.lines(of: line).forEach(add)
+                    } else if !line.isEmpty {
+                        add(line[...])
+                    }
+                }
             }
         }
         return lines
     }
 
-    /// The non-empty lines of `text`, split at each `\n`: at its bytes when the
-    /// text has no `\r` (which would join a following `\n` into one character),
+    /// The non-empty lines of `text`, split at each line break (LF, CR, or CR LF,
+    /// which Swift reads as one character): at its bytes when the text has no CR,
     /// as a character split would, only without walking its characters.
     static func lines(of text: String) -> [Substring] {
         guard !text.utf8.contains(UInt8(ascii: "\r")) else {
-            return text.split(separator: "\n")
+            return text.split { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
         }
         return text.utf8.split(separator: UInt8(ascii: "\n")).map { Substring($0) }
     }

@@ -16,10 +16,20 @@ extension NearMiss: CustomStringConvertible {
     /// A stub that matches the request in everything but the state of its
     /// scenario says so: `- matches, but scenario "cart" is in "empty", not "filled"`.
     public var description: String {
-        let differences = mismatches.allSatisfy { $0.aspect == .scenario }
-            ? mismatches.map { "- matches, but scenario " + ScenarioMessages.state(of: $0) }
-            : mismatches.map { "- \($0)" }
-        return (["\(stub) (registered at \(location))"] + differences).joined(separator: "\n")
+        lines.joined(separator: "\n")
+    }
+
+    /// The stub and where it was registered, then each difference; a line may
+    /// hold line breaks of its own (a body's text).
+    var lines: [String] {
+        var lines = ["\(stub) (registered at \(location))"]
+        lines.reserveCapacity(mismatches.count + 1)
+        if mismatches.allSatisfy({ $0.aspect == .scenario }) {
+            lines += mismatches.map { "- matches, but scenario " + ScenarioMessages.state(of: $0) }
+        } else {
+            lines += mismatches.map { "- \($0)" }
+        }
+        return lines
     }
 }
 

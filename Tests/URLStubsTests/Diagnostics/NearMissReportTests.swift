@@ -59,6 +59,25 @@ struct NearMissReportTests {
             """)
     }
 
+    @Test("a difference whose text holds line breaks is written one line per line, indented under its stub, blank lines dropped")
+    func multilineDifference() async throws {
+        var request = URLRequest(url: URL(string: "https://api.example.com/notes")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data("first\n\nsecond\r\nthird".utf8)
+        let line = Shared(0)
+        let (message, _) = try await failureMessage(of: request, named: "lines") { scope in
+            line.value = await scope.stub(.post("https://api.example.com/notes").body("one\ntwo"), with: .status(201)).location.line
+        }
+        #expect(message.hasSuffix("""
+            Nearest stubs:
+              1. POST https://api.example.com/notes [body of 7 bytes] (registered at \(Self.file):\(line.value))
+                 - body: expected "one
+                 two", got "first
+                 second
+                 third"
+            """))
+    }
+
     @Test("a wrong host or scheme is named as the origin")
     func originMismatch() async throws {
         let request = URLRequest(url: URL(string: "http://api.example.com:8080/status")!)
