@@ -2,10 +2,11 @@
 import Testing
 
 /// How a near miss's text is cut into the report's indented lines: by bytes for
-/// speed, and always into exactly the lines a split at each `\n` character gives.
+/// speed, and always into exactly the lines a split at each line break character
+/// (LF, CR, or CR LF) gives.
 @Suite("Message lines", .timeLimit(.minutes(1)))
 struct MessageLinesTests {
-    @Test("a text is cut into the same non-empty lines as a split at each newline character", arguments: [
+    @Test("a text is cut into the same non-empty lines as a split at each line break character (LF, CR, CR LF)", arguments: [
         "one line",
         "GET https://api.example.com/a (registered at A.swift:3)\n- path: expected /a, got /b",
         "first\n\nsecond\n",
@@ -16,6 +17,12 @@ struct MessageLinesTests {
         "",
     ])
     func linesMatchACharacterSplit(_ text: String) {
-        #expect(FailureMessages.lines(of: text) == text.split(separator: "\n"))
+        #expect(FailureMessages.lines(of: text) == text.split { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+    }
+
+    @Test("CR LF, a lone CR and LF each end a line, and empty lines are dropped")
+    func everyLineBreakEndsALine() {
+        #expect(FailureMessages.lines(of: "a\r\nb\rc\n\nd\r\n") == ["a", "b", "c", "d"])
+        #expect(FailureMessages.lines(of: "\r\n\r\n") == [])
     }
 }
