@@ -12,9 +12,11 @@ enum StubFailure {
     /// A `URLError` of `code` carrying `message` as its description and `url` as
     /// the failing URL.
     static func error(_ message: String, url: URL?, code: URLError.Code = code) -> URLError {
-        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
-        if let url {
-            info[NSURLErrorFailingURLErrorKey] = url
+        // Written out whole: a dictionary that grows by a key is copied into a larger one.
+        let info: [String: Any] = if let url {
+            [NSLocalizedDescriptionKey: message, NSURLErrorFailingURLErrorKey: url]
+        } else {
+            [NSLocalizedDescriptionKey: message]
         }
         return URLError(code, userInfo: info)
     }
