@@ -119,7 +119,9 @@ extension StubRegistry {
         }
         let chain = chain(from: homeState)
         let isUnscoped = home.isGlobal // `.scope(.global)` too: the global scope's own request.
-        guard let choice = Self.choose(for: request, in: chain, home: homeState, isUnscoped: isUnscoped, predicates: &predicates) else {
+        // Filled in place: a returned choice was copied, a retain per part.
+        var choice = Choice(parts: RequestParts(for: request, in: chain))
+        guard Self.choose(&choice, for: request, in: chain, home: homeState, isUnscoped: isUnscoped, predicates: &predicates) else {
             unresolved = consume request
             return nil
         }
@@ -162,23 +164,24 @@ extension StubRegistry {
         return .fail(failure)
     }
 
-    /// Chooses what answers `request` in `chain`, changing nothing: the stub, the
-    /// changes the features make, the waiters it matches, or why nothing answers. `nil` when a
-    /// predicate whose result `predicates` does not know was met (it is listed there).
+    /// Chooses what answers `request` in `chain`, into `choice`, changing nothing
+    /// in the registry: the stub, the changes the features make, the waiters it
+    /// matches, or why nothing answers. `false` when a predicate whose result
+    /// `predicates` does not know was met (it is listed there).
     private static func choose(
+        _ choice: inout Choice,
         for request: RecordedRequest,
         in chain: [ScopeState],
         home: ScopeState,
         isUnscoped: Bool,
         predicates: inout PredicateResults
-    ) -> Choice? {
-        var choice = Choice(parts: RequestParts(for: request, in: chain))
+    ) -> Bool {
         for member in chain {
             choice.match = member.bestMatch(for: request, predicates: &predicates)
             if choice.match != nil { break }
         }
         // A newer stub whose predicate is not known yet may be the one: decide nothing.
-        guard predicates.isComplete else { return nil }
+        guard predicates.isComplete else { return false }
         for member in chain where !(member.scope.isGlobal && !isUnscoped) && !member.waiters.isEmpty {
             let matching = member.waiters.filter { _, waiter in
                 waiter.pattern.evaluate(request, exhaustive: false, predicates: &predicates).isMatch
@@ -189,15 +192,15 @@ extension StubRegistry {
         }
         if let entry = choice.match?.entry {
             choice.change = choice.parts.change(forAnswerOf: entry, to: request, predicates: &predicates)
-            return predicates.isComplete ? choice : nil
+            return predicates.isComplete
         }
         choice.usedUp = usedUpMatch(for: request, in: chain, predicates: &predicates)
-        guard predicates.isComplete else { return nil }
+        guard predicates.isComplete else { return false }
         choice.passesThrough = choice.parts.passesThrough(usedUp: choice.usedUp)
         if !choice.passesThrough, choice.usedUp == nil {
             choice.nearMisses = nearMisses(for: request, in: chain, home: home, isUnscoped: isUnscoped, predicates: &predicates)
         }
-        return predicates.isComplete ? choice : nil
+        return predicates.isComplete
     }
 
     /// What `entry`, the stub that matched, answers the logged request with: takes
