@@ -237,9 +237,9 @@ final class URLPattern: Sendable {
     func parameters(inPath path: String) -> [String: String]? {
         guard parameterCount > 0 else { return matches(path: path) ? [:] : nil }
         return withBytes(of: path) { bytes in
-            // Sized once for the template's parameters: a dictionary that grows
-            // from empty allocates twice.
-            var parameters = [String: String](minimumCapacity: parameterCount)
+            // Not `init(minimumCapacity:)`, which looks its storage's generic type
+            // up in the runtime on every call; most templates capture one parameter.
+            var parameters: [String: String] = [:]
             let matched = walk(bytes) { name, part in
                 let text = String(decoding: part, as: UTF8.self)
                 parameters[name] = part.contains(UInt8(ascii: "%")) ? URLText.percentDecoded(text[...]) : text
