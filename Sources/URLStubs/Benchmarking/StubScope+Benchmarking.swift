@@ -7,7 +7,9 @@ import Foundation
 extension StubScope {
     /// Finds the stub that would answer `request` in this scope (then its enclosing
     /// scopes, then the global scope) without recording the request or taking a use;
-    /// returns whether one matched.
+    /// returns whether one matched. A body stream is read to its end, as
+    /// `startLoading()` reads it: a request whose stream was read has no body the
+    /// next time.
     ///
     /// For the benchmark target only: it isolates the cost of matching from the
     /// cost of URL loading.
@@ -19,7 +21,8 @@ extension StubScope {
     /// the stub that answers it, takes one of its uses and writes down its answer,
     /// all on the calling thread; returns whether a stub answered. Nothing is
     /// loaded and no response is built; an answer that would wait (a delay, a
-    /// closure that suspends, a stream) is written down as cancelled.
+    /// closure that suspends, a stream) is written down as cancelled. A body stream
+    /// is read to its end, as `startLoading()` reads it.
     ///
     /// For the benchmark target only: it isolates the cost of a request's
     /// resolution from the cost of URL loading.

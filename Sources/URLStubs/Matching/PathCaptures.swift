@@ -1,16 +1,23 @@
-/// The path parameters a match captured, kept as the template that captured them
-/// and decoded from the request's path only when they are read.
+/// The path parameters a match captured: for a template with one parameter, the
+/// template itself, decoded from the request's path only when read.
 ///
 /// Most requests a template answers never have their parameters read (a fixed
-/// answer does not look at them), so matching builds no dictionary: it notes the
-/// template, and ``RecordedRequest/pathParameters`` asks it again.
+/// answer does not look at them), and most templates have one parameter, so
+/// matching builds no dictionary for them: it notes the template, and
+/// ``RecordedRequest/pathParameters`` asks it again. Each read then makes a new
+/// dictionary, which is only safe for one entry: two dictionaries with the same
+/// entries may list them in different orders, and code that pairs two reads
+/// (`zip(request.pathParameters.keys, request.pathParameters.values)`) must see one
+/// order. Captures of two or more parameters are decoded once, as they are matched.
 struct PathCaptures: Sendable {
     private enum Kind: Sendable {
         /// Nothing was captured.
         case none
-        /// What this template captures from the request's path.
+        /// What this template, which has one parameter, captures from the
+        /// request's path.
         case template(URLPattern)
-        /// Parameters already decoded (those of several templates, merged).
+        /// Parameters decoded once: two or more of them, or those of several
+        /// templates, merged.
         case values([String: String])
     }
 
@@ -23,13 +30,21 @@ struct PathCaptures: Sendable {
         self.kind = kind
     }
 
-    /// What `template`, which matched the request's path, captures from it.
-    init(template: URLPattern) {
-        kind = template.parameterCount == 0 ? .none : .template(template)
+    /// What `template`, which matched `path` (the path as patterns match it),
+    /// captures from it.
+    init(template: URLPattern, path: String) {
+        switch template.parameterCount {
+        case 0:
+            kind = .none
+        case 1:
+            kind = .template(template)
+        default:
+            kind = .values(template.parameters(inPath: path) ?? [:])
+        }
     }
 
-    /// The captured parameters, percent-decoded, from `path`: the percent-encoded
-    /// path of the request that was matched.
+    /// The captured parameters, percent-decoded, from `path`: the path of the
+    /// request that was matched, as patterns match it.
     func values(inPath path: String) -> [String: String] {
         switch kind {
         case .none:

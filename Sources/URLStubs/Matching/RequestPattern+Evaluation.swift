@@ -66,7 +66,7 @@ extension RequestPattern {
                 }
                 let path = request.pathAsMatched
                 if url.matches(path: path) {
-                    result.captures = PathCaptures(template: url)
+                    result.captures = PathCaptures(template: url, path: path)
                 } else {
                     guard exhaustive else { return stop(.path) }
                     _ = differ(.path, Self.pathText(url), path)

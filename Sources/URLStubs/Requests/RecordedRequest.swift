@@ -35,7 +35,8 @@ public struct RecordedRequest: Sendable {
     }
     /// What the templates of the stub that answered captured, decoded when read.
     var captures = PathCaptures.none
-    /// The path as patterns match it: percent-encoded.
+    /// The path as patterns match it: the target's percent-encoded path, or, for a
+    /// URL without a scheme and host, Foundation's (decoded) `url.path`.
     var pathAsMatched: String {
         target?.path ?? url.path
     }
