@@ -233,9 +233,13 @@ actor StubRegistry {
                 let hasEnded = scope.id < registry.nextScopeID
                 return (nil, ScopeMessages.ignoredStub(pattern, at: location, scope: scope, hasEnded: hasEnded))
             }
-            // Compared with nil first: most stubs have no rule, and reading the
-            // optional existential copies it.
-            let rule = request == nil ? nil : request?.rule(in: scopeState, of: registry)
+            // Most stubs have no rule. The rule's parts are taken apart here: an
+            // optional tuple of them was copied, part by part, at every read.
+            var rule: (any StubRule)?
+            var ruleRefusal: String?
+            if let request {
+                (rule, ruleRefusal) = request.rule(in: scopeState, of: registry)
+            }
             let entry = StubEntry(
                 id: registry.nextStubID,
                 pattern: pattern,
@@ -243,8 +247,8 @@ actor StubRegistry {
                 expectation: expectation,
                 location: location,
                 origin: origin,
-                rule: rule?.rule,
-                ruleRefusal: rule?.refusal
+                rule: rule,
+                ruleRefusal: ruleRefusal
             )
             registry.nextStubID += 1
             let refusal = pattern.problem.map { (reason: $0, message: ScopeMessages.unusablePattern(pattern, reason: $0)) }
