@@ -62,7 +62,7 @@ final class ScopeState {
 
     /// Each stub, oldest first, with its hits.
     var usage: [StubUsage] {
-        entries.map { StubUsage(pattern: $0.pattern.description, location: $0.location, hits: $0.hits) }
+        entries.map { StubUsage(pattern: $0.pattern, location: $0.location, hits: $0.hits) }
     }
 
     init(scope: StubScope, name: String?, ancestors: [StubScope], location: StubSourceLocation?, clock: ScopeClock, logLimit: Int? = nil) {
