@@ -131,15 +131,16 @@ actor StubRegistry {
 
     /// Ends `scope` as ``endScope(_:)`` does, and returns its exchanges and stub use too.
     nonisolated func finishScope(_ scope: StubScope) -> Ending {
-        let removed = withIsolation { registry -> (EndedScope, [InFlightRequest], seedNote: String?, read: Read?)? in
+        let removed = withIsolation { registry -> Removal? in
             guard !scope.isGlobal, let ended = registry.scopes.removeValue(forKey: scope.id) else { return nil }
             let flights = ended.inFlight.values.sorted { $0.request.sequenceNumber < $1.request.sequenceNumber }
             // With nothing in flight there is nothing to fail first: its log is read now.
-            return (EndedScope(state: ended), flights, registry.note(of: ended), flights.isEmpty ? Self.read(ended) : nil)
+            return Removal(ended: EndedScope(state: ended), flights: flights, seedNote: registry.note(of: ended), read: flights.isEmpty ? Self.read(ended) : nil)
         }
-        guard let (endedScope, flights, seedNote, readAtOnce) = removed else {
+        guard let removed else {
             return Ending(problems: [], exchanges: [], usage: [])
         }
+        let (endedScope, flights, seedNote) = (removed.ended, removed.flights, removed.seedNote)
         let ended = endedScope.state
         // Messages and errors are built outside the lock (10,000 in flight is 10,000
         // of each), each once; the log then learns the outcomes in one short section.
@@ -149,7 +150,7 @@ actor StubRegistry {
         }
         // Its stubs' counts too: an exchange of a nested scope that outlives this one
         // may still count a cancellation on one of them.
-        let (exchanges, unmet, usage) = readAtOnce ?? withIsolation { _ -> Read in
+        let read = removed.read ?? withIsolation { _ -> Read in
             for (flight, _, error) in abandoned {
                 flight.exchange.settle(.abandoned(error))
             }
@@ -177,14 +178,14 @@ actor StubRegistry {
         // Joined only when there is something to join: appending nothing to an empty
         // array still allocates, and most scopes end with no problem at all.
         var problems = ended.problems
-        if !unmet.isEmpty {
-            problems += unmet
+        if !read.unmet.isEmpty {
+            problems += read.unmet
         }
         if !warnings.isEmpty {
             problems += warnings
         }
         for feature in ended.features {
-            let more = feature.ended(exchanges: exchanges, location: ended.location)
+            let more = feature.ended(exchanges: read.exchanges, location: ended.location)
             if !more.isEmpty {
                 problems += more
             }
@@ -192,18 +193,35 @@ actor StubRegistry {
         if let seedNote {
             problems = problems.map { $0.noting(seedNote) }
         }
-        return Ending(problems: problems, exchanges: exchanges, usage: usage, seedNote: seedNote)
+        return Ending(problems: problems, exchanges: read.exchanges, usage: read.usage, seedNote: seedNote)
     }
 
     /// What an ended scope leaves once every request in it has its outcome: its
     /// exchanges, the problems of its unmet expectations, and its stubs' use.
-    private typealias Read = (exchanges: [RecordedExchange], unmet: [StubProblem], usage: [StubUsage])
+    ///
+    /// Structs rather than tuples, here and in ``Removal``: an optional tuple is
+    /// copied through the runtime's generic tuple witnesses, at every scope's end.
+    private struct Read {
+        let exchanges: [RecordedExchange]
+        let unmet: [StubProblem]
+        let usage: [StubUsage]
+    }
+
+    /// What ending a scope takes out of the registry in its first critical
+    /// section: the scope's state, its requests in flight (oldest first), its seed
+    /// note, and, when nothing was in flight, what it leaves (see ``Read``).
+    private struct Removal {
+        let ended: EndedScope
+        let flights: [InFlightRequest]
+        let seedNote: String?
+        let read: Read?
+    }
 
     /// Reads what `state`, an ended scope's, leaves (see ``Read``); in the
     /// registry's isolation, as its exchanges and counts may still change.
     private static func read(_ state: ScopeState) -> Read {
         let unmet = state.entries.compactMap { ScopeMessages.unmetExpectation(of: $0, in: state.scope) }
-        return (state.log.inOrder.map(\.snapshot), unmet, state.usage)
+        return Read(exchanges: state.log.inOrder.map(\.snapshot), unmet: unmet, usage: state.usage)
     }
 
     /// Each stub of `scope`, oldest first, with its hits so far.
