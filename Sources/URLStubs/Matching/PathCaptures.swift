@@ -30,17 +30,16 @@ struct PathCaptures: Sendable {
         self.kind = kind
     }
 
-    /// What `template`, which matched `path` (the path as patterns match it),
-    /// captures from it.
-    init(template: URLPattern, path: String) {
-        switch template.parameterCount {
-        case 0:
-            kind = .none
-        case 1:
-            kind = .template(template)
-        default:
-            kind = .values(template.parameters(inPath: path) ?? [:])
+    /// What `template` captures from `path` (the path as patterns match it), or
+    /// `nil` when the path does not match; the path is walked once either way.
+    init?(matching template: URLPattern, path: String) {
+        guard template.parameterCount > 1 else {
+            guard template.matches(path: path) else { return nil }
+            kind = template.parameterCount == 0 ? .none : .template(template)
+            return
         }
+        guard let values = template.parameters(inPath: path) else { return nil }
+        kind = .values(values)
     }
 
     /// The captured parameters, percent-decoded, from `path`: the path of the

@@ -65,8 +65,8 @@ extension RequestPattern {
                     _ = differ(.origin, Self.originText(origin), actual)
                 }
                 let path = request.pathAsMatched
-                if url.matches(path: path) {
-                    result.captures = PathCaptures(template: url, path: path)
+                if let captures = PathCaptures(matching: url, path: path) {
+                    result.captures = captures
                 } else {
                     guard exhaustive else { return stop(.path) }
                     _ = differ(.path, Self.pathText(url), path)

@@ -15,7 +15,7 @@ struct PathCapturesTests {
         let pattern = try template("https://api.example.com/users/{id}/files/{name}")
         let path = "/users/7/files/caf%C3%A9%20menu"
         #expect(pattern.matches(path: path))
-        #expect(PathCaptures(template: pattern, path: path).values(inPath: path) == ["id": "7", "name": "café menu"])
+        #expect(try #require(PathCaptures(matching: pattern, path: path)).values(inPath: path) == ["id": "7", "name": "café menu"])
     }
 
     @Test("a path the template does not match has no parameters, and matching it captures nothing", arguments: ["/users/7", "/users//files/a", "/users/7/files/a/b", "/people/7/files/a"])
@@ -23,31 +23,32 @@ struct PathCapturesTests {
         let pattern = try template("https://api.example.com/users/{id}/files/{name}")
         #expect(!pattern.matches(path: path))
         #expect(pattern.parameters(inPath: path) == nil)
+        #expect(PathCaptures(matching: pattern, path: path) == nil)
     }
 
     @Test("a template without parameters, and no template, capture an empty set")
     func emptyCaptures() throws {
         let pattern = try template("https://api.example.com/users/*/files/**")
         #expect(pattern.matches(path: "/users/7/files/a/b"))
-        #expect(PathCaptures(template: pattern, path: "/users/7/files/a/b").values(inPath: "/users/7/files/a/b") == [:])
+        #expect(try #require(PathCaptures(matching: pattern, path: "/users/7/files/a/b")).values(inPath: "/users/7/files/a/b") == [:])
         #expect(PathCaptures.none.values(inPath: "/users/7") == [:])
     }
 
     @Test("merged captures keep the first template's value of a name both capture, and add the other's names")
     func mergeKeepsOwnValues() throws {
         let path = "/orgs/acme/repos/tools"
-        var captures = PathCaptures(template: try template("/orgs/{org}/repos/*"), path: path)
-        captures.merge(PathCaptures(template: try template("/orgs/{owner}/repos/{org}"), path: path), inPath: path)
+        var captures = try #require(PathCaptures(matching: try template("/orgs/{org}/repos/*"), path: path))
+        captures.merge(try #require(PathCaptures(matching: try template("/orgs/{owner}/repos/{org}"), path: path)), inPath: path)
         #expect(captures.values(inPath: path) == ["org": "acme", "owner": "acme"])
         var empty = PathCaptures.none
-        empty.merge(PathCaptures(template: try template("/orgs/{org}/repos/*"), path: path), inPath: path)
+        empty.merge(try #require(PathCaptures(matching: try template("/orgs/{org}/repos/*"), path: path)), inPath: path)
         #expect(empty.values(inPath: path) == ["org": "acme"])
     }
 
     @Test("every read of captures with several parameters lists them in one order, so two reads can be paired")
     func severalParametersKeepOneOrder() throws {
         let path = "/a/1/b/2/c/3/d/4"
-        let captures = PathCaptures(template: try template("/a/{w}/b/{x}/c/{y}/d/{z}"), path: path)
+        let captures = try #require(PathCaptures(matching: try template("/a/{w}/b/{x}/c/{y}/d/{z}"), path: path))
         // Held at once, as `zip(request.pathParameters.keys, request.pathParameters.values)` holds them.
         let reads = (0..<20).map { _ in captures.values(inPath: path) }
         #expect(Set(reads.map { Array($0.keys) }).count == 1)
