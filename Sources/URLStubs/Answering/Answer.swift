@@ -64,13 +64,15 @@ enum Answer: Sendable {
     func deliver(to client: any URLProtocolClient, from urlProtocol: URLProtocol) {
         switch self {
         case let .response(response, body):
-            // The common case, spelled out: no array of calls on the per-request path.
+            // The common cases, spelled out: no array of calls on the per-request path.
             ClientCall.receive(response).make(to: client, from: urlProtocol)
             if !body.isEmpty {
                 ClientCall.load(body).make(to: client, from: urlProtocol)
             }
             ClientCall.finish.make(to: client, from: urlProtocol)
-        case .stream, .redirect, .failure:
+        case let .failure(error):
+            ClientCall.fail(error).make(to: client, from: urlProtocol)
+        case .stream, .redirect:
             for call in calls {
                 call.make(to: client, from: urlProtocol)
             }

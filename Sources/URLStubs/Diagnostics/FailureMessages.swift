@@ -6,29 +6,33 @@ import Foundation
 /// What a request that URLStubs fails is told, and what its test reports.
 enum FailureMessages {
     static func unmatched(_ request: RecordedRequest, in title: String, nearMisses: [NearMiss], stubCount: Int) -> String {
-        let lines = ["URLStubs: no stub matches \(request) in \(title)."] + nearMissLines(nearMisses, stubCount: stubCount)
-        return lines.joined(separator: "\n")
+        var text = "URLStubs: no stub matches \(request) in \(title)."
+        // Room for a few near misses: the text then grows once, not at each line.
+        text.reserveCapacity(text.utf8.count + 128 * (nearMisses.count + 1))
+        appendNearMisses(nearMisses, stubCount: stubCount, to: &text)
+        return text
     }
 
-    /// The lines listing the nearest stubs, or saying that none is near.
-    private static func nearMissLines(_ nearMisses: [NearMiss], stubCount: Int) -> [String] {
-        var lines: [String] = []
+    /// Appends the lines listing the nearest stubs, or saying that none is near,
+    /// each after a line break: written into the message, not joined from lines.
+    private static func appendNearMisses(_ nearMisses: [NearMiss], stubCount: Int, to text: inout String) {
         if stubCount == 0 {
-            lines.append("No stub is registered in this scope, its enclosing scopes or the global scope.")
+            text += "\nNo stub is registered in this scope, its enclosing scopes or the global scope."
         } else if nearMisses.isEmpty {
-            lines.append("None of the \(stubCount) registered stubs comes close: none shares its origin or its path.")
+            text += "\nNone of the \(stubCount) registered stubs comes close: none shares its origin or its path."
         } else {
-            lines.append("Nearest stubs:")
+            text += "\nNearest stubs:"
             for (index, miss) in nearMisses.enumerated() {
                 // Numbered on its first line, the others indented under it; a line
                 // with breaks of its own is split (its empty lines dropped), and
                 // one without (nearly all) is used as it is.
-                var prefix = "  \(index + 1). "
+                var isFirst = true
                 func add(_ piece: Substring) {
-                    lines.append(prefix + piece)
-                    prefix = "     "
+                    text += isFirst ? "\n  \(index + 1). " : "\n     "
+                    text += piece
+                    isFirst = false
                 }
-                for line in miss.lines {
+                miss.forEachLine { line in
                     if line.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
                         Self.lines(of: line).forEach(add)
                     } else if !line.isEmpty {
@@ -37,7 +41,6 @@ enum FailureMessages {
                 }
             }
         }
-        return lines
     }
 
     /// The non-empty lines of `text`, split at each line break (LF, CR, or CR LF,
@@ -65,8 +68,11 @@ enum FailureMessages {
     }
 
     static func noScope(_ request: RecordedRequest, nearMisses: [NearMiss]) -> String {
-        let lines = [noScopeExplanation(request)] + (nearMisses.isEmpty ? [] : nearMissLines(nearMisses, stubCount: nearMisses.count))
-        return lines.joined(separator: "\n")
+        var text = noScopeExplanation(request)
+        if !nearMisses.isEmpty {
+            appendNearMisses(nearMisses, stubCount: nearMisses.count, to: &text)
+        }
+        return text
     }
 
     private static func noScopeExplanation(_ request: RecordedRequest) -> String {

@@ -22,62 +22,97 @@ extension NearMiss: CustomStringConvertible {
     /// The stub and where it was registered, then each difference; a line may
     /// hold line breaks of its own (a body's text).
     var lines: [String] {
-        var lines = ["\(stub) (registered at \(location))"]
+        var lines: [String] = []
         lines.reserveCapacity(mismatches.count + 1)
-        if mismatches.allSatisfy({ $0.aspect == .scenario }) {
-            lines += mismatches.map { "- matches, but scenario " + ScenarioMessages.state(of: $0) }
-        } else {
-            lines += mismatches.map { "- \($0)" }
-        }
+        forEachLine { lines.append($0) }
         return lines
+    }
+
+    /// Calls `body` with each of ``lines``, in order, without collecting them.
+    func forEachLine(_ body: (String) -> Void) {
+        body("\(stub) (registered at \(location))")
+        let onlyScenario = mismatches.allSatisfy { $0.aspect == .scenario }
+        for mismatch in mismatches {
+            body(onlyScenario ? "- matches, but scenario " + ScenarioMessages.state(of: mismatch) : "- \(mismatch)")
+        }
     }
 }
 
 extension NearMiss {
-    /// How far the request was from the stub: a wrong origin or path counts more
-    /// than a wrong method, header, query or body. A scenario in another state
-    /// counts nothing: the request is what the stub asks for, only at another
-    /// time, so a stub that differs in nothing else is the nearest.
-    var distance: Int {
-        mismatches.reduce(0) { total, mismatch in
-            switch mismatch.aspect {
-            case .origin, .path, .url: total + 3
-            case .method: total + 2
-            case .query, .header, .body, .predicate, .pattern: total + 1
-            case .scenario: total
+    /// A stub compared with an unmatched request, before it is written out: only
+    /// the nearest few become ``NearMiss``es, so that a scope of many stubs writes
+    /// out the patterns of those few, not of every stub.
+    struct Candidate<Stub> {
+        /// The stub, written out only if it is among the nearest.
+        let stub: Stub
+        /// The scope the stub belongs to.
+        let scope: StubScope
+        /// The stub's place among all stubs as they were registered: among
+        /// equals, the newest is nearer.
+        let order: UInt64
+        /// Every way in which the request differed from the stub's pattern.
+        let mismatches: [RequestMismatch]
+        /// How far the request was from the stub: a wrong origin or path counts
+        /// more than a wrong method, header, query or body. A scenario in another
+        /// state counts nothing: the request is what the stub asks for, only at
+        /// another time, so a stub that differs in nothing else is the nearest.
+        let distance: Int
+        /// Whether the stub shares the request's origin or its path: a stub that
+        /// differs in both is not near, it is unrelated.
+        let isNear: Bool
+
+        init(stub: Stub, scope: StubScope, order: UInt64, mismatches: [RequestMismatch]) {
+            self.stub = stub
+            self.scope = scope
+            self.order = order
+            self.mismatches = mismatches
+            var distance = 0
+            var differsInOrigin = false
+            var differsInPath = false
+            for mismatch in mismatches {
+                switch mismatch.aspect {
+                case .origin:
+                    distance += 3
+                    differsInOrigin = true
+                case .path:
+                    distance += 3
+                    differsInPath = true
+                case .url: distance += 3
+                case .method: distance += 2
+                case .query, .header, .body, .predicate, .pattern: distance += 1
+                case .scenario: break
+                }
             }
+            self.distance = distance
+            isNear = !(differsInOrigin && differsInPath)
+        }
+
+        /// Whether the candidate is nearer than `other`: a smaller distance, then
+        /// fewer differences, then registered later.
+        func isNearer(than other: Self) -> Bool {
+            if distance != other.distance {
+                return distance < other.distance
+            }
+            if mismatches.count != other.mismatches.count {
+                return mismatches.count < other.mismatches.count
+            }
+            return order > other.order
         }
     }
 
-    /// Whether the stub shares the request's origin or its path: a stub that
-    /// differs in both is not near, it is unrelated.
-    var isNear: Bool {
-        let aspects = Set(mismatches.map(\.aspect))
-        return !(aspects.contains(.origin) && aspects.contains(.path))
-    }
-
-    /// The `count` nearest of `candidates`, nearest first; among equals, the one
-    /// with fewer differences, then the newest.
+    /// The `count` nearest of `candidates`, nearest first.
     ///
     /// Only near candidates are listed; when there are none, the stubs of the
     /// request's own scope (if it has one) are listed instead, so the report still
     /// shows what the scope offered.
-    static func nearest(_ candidates: [(NearMiss, UInt64)], ownScope: StubScope?, count: Int = 3) -> [NearMiss] {
-        var pool = candidates.filter { $0.0.isNear }
+    static func nearest<Stub>(_ candidates: [Candidate<Stub>], ownScope: StubScope?, count: Int = 3) -> [Candidate<Stub>] {
+        var pool = candidates.filter(\.isNear)
         if pool.isEmpty, let ownScope {
-            pool = candidates.filter { $0.0.scope == ownScope }
+            pool = candidates.filter { $0.scope == ownScope }
         }
-        return pool
-            .sorted { lhs, rhs in
-                if lhs.0.distance != rhs.0.distance {
-                    return lhs.0.distance < rhs.0.distance
-                }
-                if lhs.0.mismatches.count != rhs.0.mismatches.count {
-                    return lhs.0.mismatches.count < rhs.0.mismatches.count
-                }
-                return lhs.1 > rhs.1
-            }
-            .prefix(count)
-            .map(\.0)
+        if pool.count > 1 {
+            pool.sort { $0.isNearer(than: $1) }
+        }
+        return Array(pool.prefix(count))
     }
 }

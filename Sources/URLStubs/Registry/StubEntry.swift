@@ -49,7 +49,7 @@ final class StubEntry {
         Stub(id: id, scope: scope, pattern: pattern, location: location)
     }
     /// The response of a stub that answers every request with the same one, once
-    /// its first request has prepared it (see ``sameResponse()``).
+    /// its second request has prepared it (see ``sameResponse()``).
     private var preparedResponse: StubResponse?
     /// The requests this stub answered.
     var hits = 0
@@ -108,14 +108,18 @@ final class StubEntry {
     /// The response of a stub that answers every request with the same one (not a
     /// sequence), ready to answer with, or `nil` for other stubs.
     ///
-    /// Prepared on the stub's first request, not when it is registered (a test
-    /// registers many stubs it never uses), then read as it is: an HTTP response
-    /// gets the ``HeadCache`` its answers share.
+    /// Prepared on the stub's second request, then read as it is: an HTTP response
+    /// gets the ``HeadCache`` its answers share. Not when it is registered, nor on
+    /// its first request: a test registers stubs it asks once, or never, and a
+    /// cache that is never read again only costs.
+    ///
+    /// Call it after counting the request in ``hits``.
     func sameResponse() -> StubResponse? {
         if let preparedResponse {
             return preparedResponse
         }
         guard case var .fixed(response) = source, !response.isSequence else { return nil }
+        guard hits > 1 else { return response }
         if case .http = response.kind {
             response.headCache = HeadCache()
         }

@@ -374,20 +374,21 @@ extension StubRegistry {
         isUnscoped: Bool,
         predicates: inout PredicateResults
     ) -> (misses: [NearMiss], stubCount: Int) {
-        var candidates: [(NearMiss, UInt64)] = []
+        var candidates: [NearMiss.Candidate<StubEntry>] = []
         for member in chain {
             for entry in member.entries {
-                let evaluation = entry.pattern.evaluate(request, exhaustive: true, predicates: &predicates)
-                let miss = NearMiss(
-                    stub: entry.pattern.description,
-                    location: entry.location,
-                    scope: member.scope,
-                    mismatches: evaluation.mismatches + (entry.rule?.mismatches ?? [])
-                )
-                candidates.append((miss, entry.id))
+                var mismatches = entry.pattern.evaluate(request, exhaustive: true, predicates: &predicates).mismatches
+                if let rule = entry.rule {
+                    mismatches += rule.mismatches
+                }
+                candidates.append(NearMiss.Candidate(stub: entry, scope: member.scope, order: entry.id, mismatches: mismatches))
             }
         }
-        return (NearMiss.nearest(candidates, ownScope: isUnscoped ? nil : home.scope), candidates.count)
+        // Only the nearest are written out: a pattern's words cost more than its comparison.
+        let nearest = NearMiss.nearest(candidates, ownScope: isUnscoped ? nil : home.scope).map { candidate in
+            NearMiss(stub: candidate.stub.pattern.description, location: candidate.stub.location, scope: candidate.scope, mismatches: candidate.mismatches)
+        }
+        return (nearest, candidates.count)
     }
 
     private static func unmatched(
