@@ -24,6 +24,8 @@ enum RecordingMessages {
             "URLStubs: the environment variable \(variable) is set to \"\(value)\", which URLStubs does not accept: \(reason)."
         case let .noTestCase(cassette):
             "URLStubs: the cassette \(cassette) names one file per test case, but this scope is not a test case's under the .stubbed trait. Name the file instead: .named(\"users\") or .at(url)."
+        case let .noCassette(fields):
+            "URLStubs: the scope's options set \(fields.joined(separator: " and ")) but no cassette, so nothing would be replayed, recorded or redacted. Give the options a cassette (cassette: .named(\"users\")), or leave \(fields.count == 1 ? "that field" : "those fields") out."
         case let .noDirectory(cassette):
             "URLStubs: the cassette \(cassette) has no directory, and XCTest does not say which file the test is in, so there is no Cassettes/ next to it. Give the directory (.named(\"users\", in: directory)) or the file (.at(url))."
         }

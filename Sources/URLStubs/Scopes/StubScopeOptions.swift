@@ -68,6 +68,21 @@ public struct StubScopeOptions: Sendable {
         self.seed = seed
     }
 
+    /// The fields that apply only to a cassette (``cassetteMode``, ``redaction``,
+    /// ``cassetteMatching``) which these options set without a ``cassette``.
+    ///
+    /// Under a trait that is no mistake (a suite may give the mode, and only some
+    /// of its tests a cassette); for `withStubScope(_:)` it is, and it throws
+    /// ``CassetteError/noCassette(fields:)``.
+    var cassetteFieldsWithoutCassette: [String] {
+        guard cassette == nil else { return [] }
+        var fields: [String] = []
+        if cassetteMode != nil { fields.append("cassetteMode") }
+        if redaction != nil { fields.append("redaction") }
+        if cassetteMatching != nil { fields.append("cassetteMatching") }
+        return fields
+    }
+
     /// These options with every field that `nearer` sets taking its value: how a
     /// test's options apply over its suite's (`suite.merging(test)`).
     public func merging(_ nearer: StubScopeOptions) -> StubScopeOptions {

@@ -139,8 +139,10 @@ public func withStubScope<Result>(
 /// }
 /// ```
 ///
-/// - Throws: ``CassetteError`` when the cassette cannot be used (before `body`
-///   runs), else what the other `withStubScope` throws.
+/// - Throws: ``CassetteError`` when the cassette cannot be used, or when
+///   `options` set a cassette's mode, redaction or matching without a cassette
+///   (``CassetteError/noCassette(fields:)``), before `body` runs; else what the
+///   other `withStubScope` throws.
 @discardableResult
 public func withStubScope<Result>(
     _ options: StubScopeOptions,
@@ -151,6 +153,10 @@ public func withStubScope<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (StubScope) async throws -> Result
 ) async throws -> Result {
+    let ignored = options.cassetteFieldsWithoutCassette
+    guard ignored.isEmpty else {
+        throw CassetteError.noCassette(fields: ignored)
+    }
     let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     return try await withVerifiedScope(name: options.name, location: location, clock: options.clock?(), isolation: isolation) { scope in
         try await scope.apply(options, openedIn: filePath, testCase: nil, location: location)

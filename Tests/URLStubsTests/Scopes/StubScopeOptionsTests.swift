@@ -144,6 +144,50 @@ struct StubScopeOptionsTests {
         }
         #expect(error?.description == "URLStubs: the cassette .perTestCase names one file per test case, but this scope is not a test case's under the .stubbed trait. Name the file instead: .named(\"users\") or .at(url).")
     }
+
+    @Test("withStubScope refuses a cassette's mode, redaction or matching given without a cassette, naming each field, before its body runs")
+    func cassetteFieldsWithoutACassette() async throws {
+        let cases: [(StubScopeOptions, [String], String)] = [
+            (StubScopeOptions(cassetteMode: .record), ["cassetteMode"], "cassetteMode"),
+            (StubScopeOptions(redaction: .standard), ["redaction"], "redaction"),
+            (StubScopeOptions(cassetteMatching: .standard), ["cassetteMatching"], "cassetteMatching"),
+            (
+                StubScopeOptions(name: "orders", cassetteMode: .recordMissing, redaction: .standard, cassetteMatching: .standard, seed: 3),
+                ["cassetteMode", "redaction", "cassetteMatching"],
+                "cassetteMode and redaction and cassetteMatching"
+            ),
+        ]
+        for (options, fields, written) in cases {
+            var ran = false
+            let error = await #expect(throws: CassetteError.self) {
+                try await withStubScope(options) { _ in ran = true }
+            }
+            guard case let .noCassette(named)? = error else {
+                Issue.record("expected .noCassette, got \(String(describing: error))")
+                continue
+            }
+            #expect(named == fields)
+            #expect(error?.description == "URLStubs: the scope's options set \(written) but no cassette, so nothing would be replayed, recorded or redacted. Give the options a cassette (cassette: .named(\"users\")), or leave \(fields.count == 1 ? "that field" : "those fields") out.")
+            #expect(!ran)
+        }
+    }
+
+    @Test("options without any cassette field open the scope as usual")
+    func noCassetteFieldsIsNoMistake() async throws {
+        let value = try await withStubScope(StubScopeOptions(name: "plain", seed: 9)) { scope in
+            await scope.stub(.get("https://api.example.com/plain"), with: .text("ok"))
+            return String(decoding: try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/plain")!).0, as: UTF8.self)
+        }
+        #expect(value == "ok")
+    }
+
+    @Test("under a trait, a cassette's mode without a cassette is no mistake: the test runs in its scope", .stubbed(StubScopeOptions(cassetteMode: .record)))
+    func traitModeWithoutCassette() async throws {
+        let scope = StubScope.currentTest()
+        await scope.stub(.get("https://api.example.com/trait"), with: .text("ok"))
+        let body = try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/trait")!).0
+        #expect(String(decoding: body, as: UTF8.self) == "ok")
+    }
 }
 
 @Suite("Under @Suite(.stubbed), a test's .stubbed options apply", .timeLimit(.minutes(1)), .stubbed)
