@@ -23,21 +23,22 @@ enum FailureMessages {
         } else {
             text += "\nNearest stubs:"
             for (index, miss) in nearMisses.enumerated() {
-                // Numbered on its first line, the others indented under it; a line
-                // with breaks of its own is split (its empty lines dropped), and
-                // one without (nearly all) is used as it is.
-                var isFirst = true
-                func add(_ piece: Substring) {
-                    text += isFirst ? "\n  \(index + 1). " : "\n     "
-                    text += piece
-                    isFirst = false
+                // Numbered on its first line, the others indented under it.
+                text += "\n  "
+                text += String(index + 1)
+                text += ". "
+                guard miss.hasLineBreaks else {
+                    // Nearly every near miss: written straight into the report.
+                    miss.write(into: &text, separator: "\n     ")
+                    continue
                 }
-                miss.forEachLine { line in
-                    if line.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
-                        Self.lines(of: line).forEach(add)
-                    } else if !line.isEmpty {
-                        add(line[...])
+                // A line with breaks of its own (a body's text) is split there too,
+                // its empty lines dropped.
+                for (number, line) in lines(of: miss.description).enumerated() {
+                    if number > 0 {
+                        text += "\n     "
                     }
+                    text += line
                 }
             }
         }

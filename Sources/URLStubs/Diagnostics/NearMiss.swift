@@ -16,24 +16,41 @@ extension NearMiss: CustomStringConvertible {
     /// A stub that matches the request in everything but the state of its
     /// scenario says so: `- matches, but scenario "cart" is in "empty", not "filled"`.
     public var description: String {
-        lines.joined(separator: "\n")
+        var text = ""
+        write(into: &text, separator: "\n")
+        return text
     }
 
-    /// The stub and where it was registered, then each difference; a line may
-    /// hold line breaks of its own (a body's text).
-    var lines: [String] {
-        var lines: [String] = []
-        lines.reserveCapacity(mismatches.count + 1)
-        forEachLine { lines.append($0) }
-        return lines
-    }
-
-    /// Calls `body` with each of ``lines``, in order, without collecting them.
-    func forEachLine(_ body: (String) -> Void) {
-        body("\(stub) (registered at \(location))")
+    /// Appends the near miss, as ``description`` writes it, to `text`, with
+    /// `separator` in place of each line break between its lines: its stub and
+    /// where it was registered, then each difference. A line may hold line breaks
+    /// of its own (a body's text, see ``hasLineBreaks``).
+    func write(into text: inout String, separator: String) {
+        text += stub
+        text += " (registered at "
+        location.write(into: &text)
+        text += ")"
         let onlyScenario = mismatches.allSatisfy { $0.aspect == .scenario }
         for mismatch in mismatches {
-            body(onlyScenario ? "- matches, but scenario " + ScenarioMessages.state(of: mismatch) : "- \(mismatch)")
+            text += separator
+            if onlyScenario {
+                text += "- matches, but scenario "
+                text += ScenarioMessages.state(of: mismatch)
+            } else {
+                text += "- "
+                mismatch.write(into: &text)
+            }
+        }
+    }
+
+    /// Whether a line of the near miss holds line breaks of its own: a stub or a
+    /// difference that quotes a body's text.
+    var hasLineBreaks: Bool {
+        func hasBreak(_ text: String) -> Bool {
+            text.utf8.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+        }
+        return hasBreak(stub) || mismatches.contains { mismatch in
+            hasBreak(mismatch.expected) || hasBreak(mismatch.actual) || mismatch.scenario.map(hasBreak) == true
         }
     }
 }

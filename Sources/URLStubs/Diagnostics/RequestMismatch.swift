@@ -64,10 +64,26 @@ extension RequestMismatch: CustomStringConvertible {
     /// The mismatch written as `path: expected /users/{id}, got /user/7`, or as
     /// `scenario: "cart" is in "empty", not "filled"`.
     public var description: String {
+        var text = ""
+        write(into: &text)
+        return text
+    }
+
+    /// Appends the mismatch, as ``description`` writes it, to `text`.
+    func write(into text: inout String) {
         switch aspect {
-        case .pattern: "pattern: cannot be used: \(actual)"
-        case .scenario: "scenario: " + ScenarioMessages.state(of: self)
-        default: "\(aspect.rawValue): expected \(expected), got \(actual)"
+        case .pattern:
+            text += "pattern: cannot be used: "
+            text += actual
+        case .scenario:
+            text += "scenario: "
+            text += ScenarioMessages.state(of: self)
+        default:
+            text += aspect.rawValue
+            text += ": expected "
+            text += expected
+            text += ", got "
+            text += actual
         }
     }
 }

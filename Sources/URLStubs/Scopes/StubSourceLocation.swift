@@ -24,6 +24,15 @@ public struct StubSourceLocation: Sendable, Hashable {
 extension StubSourceLocation: CustomStringConvertible {
     /// The location written as `Module/File.swift:12`.
     public var description: String {
-        "\(fileID):\(line)"
+        var text = ""
+        write(into: &text)
+        return text
+    }
+
+    /// Appends the location, as ``description`` writes it, to `text`.
+    func write(into text: inout String) {
+        text += fileID
+        text += ":"
+        text += String(line)
     }
 }
