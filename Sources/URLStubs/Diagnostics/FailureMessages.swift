@@ -6,9 +6,15 @@ import Foundation
 /// What a request that URLStubs fails is told, and what its test reports.
 enum FailureMessages {
     static func unmatched(_ request: RecordedRequest, in title: String, nearMisses: [NearMiss], stubCount: Int) -> String {
-        var text = "URLStubs: no stub matches \(request) in \(title)."
-        // Room for a few near misses: the text then grows once, not at each line.
-        text.reserveCapacity(text.utf8.count + 128 * (nearMisses.count + 1))
+        // "URLStubs: no stub matches <request> in <title>." then the near misses,
+        // written into one string with room for them: it then grows once, if ever.
+        var text = ""
+        text.reserveCapacity(192 + 128 * nearMisses.count)
+        text += "URLStubs: no stub matches "
+        text += request.description
+        text += " in "
+        text += title
+        text += "."
         appendNearMisses(nearMisses, stubCount: stubCount, to: &text)
         return text
     }

@@ -44,12 +44,12 @@ extension NearMiss: CustomStringConvertible {
     }
 
     /// Whether a line of the near miss holds line breaks of its own: a stub or a
-    /// difference that quotes a body's text.
+    /// difference that quotes a body's text (or, by hand, a file ID with one).
     var hasLineBreaks: Bool {
         func hasBreak(_ text: String) -> Bool {
             text.utf8.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
         }
-        return hasBreak(stub) || mismatches.contains { mismatch in
+        return hasBreak(stub) || hasBreak(location.fileID) || mismatches.contains { mismatch in
             hasBreak(mismatch.expected) || hasBreak(mismatch.actual) || mismatch.scenario.map(hasBreak) == true
         }
     }

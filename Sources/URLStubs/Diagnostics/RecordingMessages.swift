@@ -25,10 +25,16 @@ enum RecordingMessages {
         case let .noTestCase(cassette):
             "URLStubs: the cassette \(cassette) names one file per test case, but this scope is not a test case's under the .stubbed trait. Name the file instead: .named(\"users\") or .at(url)."
         case let .noCassette(fields):
-            "URLStubs: the scope's options set \(fields.joined(separator: " and ")) but no cassette, so nothing would be replayed, recorded or redacted. Give the options a cassette (cassette: .named(\"users\")), or leave \(fields.count == 1 ? "that field" : "those fields") out."
+            "URLStubs: the scope's options set \(listed(fields)) but no cassette, so nothing would be replayed, recorded or redacted. Give the options a cassette (cassette: .named(\"users\")), or leave \(fields.count == 1 ? "that field" : "those fields") out."
         case let .noDirectory(cassette):
             "URLStubs: the cassette \(cassette) has no directory, and XCTest does not say which file the test is in, so there is no Cassettes/ next to it. Give the directory (.named(\"users\", in: directory)) or the file (.at(url))."
         }
+    }
+
+    /// `items` as an English list: `a`, `a and b`, `a, b and c`.
+    static func listed(_ items: [String]) -> String {
+        guard let last = items.last, items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + last
     }
 
     static let emptyHeaderName = "a header field name is empty"

@@ -192,15 +192,20 @@ extension RequestPattern {
         target.scheme + "://" + target.host + (target.port.map { ":\($0)" } ?? "")
     }
 
+    /// The pattern's path as written: `/users/{id}/*`. Written into one string,
+    /// segment by segment (it is built for every near miss of an unmatched request).
     static func pathText(_ url: URLPattern) -> String {
-        "/" + url.segments.map { segment in
+        var text = ""
+        for segment in url.segments {
+            text += "/"
             switch segment {
-            case let .literal(text): text
-            case let .parameter(name): "{\(name)}"
-            case .wildcard: "*"
-            case .rest: "**"
+            case let .literal(literal): text += literal
+            case let .parameter(name): text += "{" + name + "}"
+            case .wildcard: text += "*"
+            case .rest: text += "**"
             }
-        }.joined(separator: "/")
+        }
+        return text.isEmpty ? "/" : text
     }
 
     static func queryText(_ items: [QueryItem]) -> String {

@@ -160,8 +160,10 @@ extension StubRegistry {
             let nearMisses = choice.nearMisses ?? ([], 0)
             failure = Self.unmatched(request, in: homeState, nearMisses: nearMisses.misses, stubCount: nearMisses.stubCount, isUnscoped: isUnscoped, parts: choice.parts)
         }
-        exchange.settleOnArrival(.failure(failure))
-        return .fail(failure)
+        // Boxed as an error once: the log and the answer share the box.
+        let error: any Error = failure
+        exchange.settleOnArrival(.failure(error))
+        return .fail(error)
     }
 
     /// Chooses what answers `request` in `chain`, into `choice`, changing nothing

@@ -7,6 +7,10 @@ import Foundation
 /// `withStubScope(_:fileID:filePath:line:column:isolation:_:)`, by the `.stubbed`
 /// trait of `URLStubsTesting` and by its `StubbedTestCase`. Every field is
 /// optional; a field left `nil` takes the default written next to it.
+/// `withStubScope(_:)` refuses a cassette's mode, redaction or matching given
+/// without a ``cassette`` (``CassetteError/noCassette(fields:)``): they would do
+/// nothing. A trait's options may give them alone, for the tests below it that
+/// give a cassette.
 ///
 /// ```swift
 /// let clock = ManualClock()

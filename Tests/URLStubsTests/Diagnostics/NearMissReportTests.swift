@@ -59,6 +59,20 @@ struct NearMissReportTests {
             """)
     }
 
+    @Test("a stub registered with a file ID holding line breaks is written one line per line too, indented under its number")
+    func fileIDWithLineBreaks() async throws {
+        let request = URLRequest(url: URL(string: "https://api.example.com/notes")!)
+        let (message, _) = try await failureMessage(of: request, named: "file") { scope in
+            await scope.stub(.get("https://api.example.com/note"), with: .status(200), fileID: "Notes/\n\nA.swift", line: 7)
+        }
+        #expect(message.hasSuffix("""
+            Nearest stubs:
+              1. GET https://api.example.com/note (registered at Notes/
+                 A.swift:7)
+                 - path: expected /note, got /notes
+            """))
+    }
+
     @Test("a difference whose text holds line breaks is written one line per line, indented under its stub, blank lines dropped")
     func multilineDifference() async throws {
         var request = URLRequest(url: URL(string: "https://api.example.com/notes")!)

@@ -151,10 +151,11 @@ struct StubScopeOptionsTests {
             (StubScopeOptions(cassetteMode: .record), ["cassetteMode"], "cassetteMode"),
             (StubScopeOptions(redaction: .standard), ["redaction"], "redaction"),
             (StubScopeOptions(cassetteMatching: .standard), ["cassetteMatching"], "cassetteMatching"),
+            (StubScopeOptions(cassetteMode: .replay, cassetteMatching: .standard), ["cassetteMode", "cassetteMatching"], "cassetteMode and cassetteMatching"),
             (
                 StubScopeOptions(name: "orders", cassetteMode: .recordMissing, redaction: .standard, cassetteMatching: .standard, seed: 3),
                 ["cassetteMode", "redaction", "cassetteMatching"],
-                "cassetteMode and redaction and cassetteMatching"
+                "cassetteMode, redaction and cassetteMatching"
             ),
         ]
         for (options, fields, written) in cases {
