@@ -26,6 +26,15 @@ struct PathCaptures: Sendable {
     /// Nothing captured.
     static let none = PathCaptures(kind: .none)
 
+    /// Whether nothing was captured.
+    var isEmpty: Bool {
+        switch kind {
+        case .none: true
+        case .template: false
+        case let .values(values): values.isEmpty
+        }
+    }
+
     private init(kind: Kind) {
         self.kind = kind
     }

@@ -18,8 +18,9 @@ struct PredicateResults {
     /// identity cannot be taken by another one while the request resolves.
     private var known: [ObjectIdentifier: (predicate: RequestPattern.Predicate, holds: Bool)] = [:]
     /// The predicates met in this round whose results are not known yet, in the
-    /// order met (one met twice is listed twice, and run once).
-    private(set) var needed: [RequestPattern.Predicate] = []
+    /// order met (one met twice is listed twice, and run once), each with what its
+    /// pattern's templates captured, which it is run with.
+    private var needed: [(predicate: RequestPattern.Predicate, captures: PathCaptures)] = []
 
     private init(runsPredicates: Bool) {
         self.runsPredicates = runsPredicates
@@ -41,7 +42,9 @@ struct PredicateResults {
     }
 
     /// Whether `predicate` holds for `request`, or `nil` (listing it as needed)
-    /// when that is not known yet.
+    /// when that is not known yet. `request` carries what the predicate's pattern
+    /// captured so far (its ``RecordedRequest/pathParameters``), and the predicate
+    /// is run with it, now or later.
     mutating func result(of predicate: RequestPattern.Predicate, for request: RecordedRequest) -> Bool? {
         if runsPredicates {
             return predicate.test(request)
@@ -49,16 +52,18 @@ struct PredicateResults {
         if let known = known[ObjectIdentifier(predicate)] {
             return known.holds
         }
-        needed.append(predicate)
+        needed.append((predicate, request.captures))
         return nil
     }
 
-    /// Runs the predicates the last round needed on `request`, for the next round.
-    /// Call it with the registry's lock released.
+    /// Runs the predicates the last round needed on `request`, each with what its
+    /// pattern captured, for the next round. Call it with the registry's lock released.
     mutating func runNeeded(on request: RecordedRequest) {
         known.reserveCapacity(known.count + needed.count)
-        for predicate in needed where known[ObjectIdentifier(predicate)] == nil {
-            known[ObjectIdentifier(predicate)] = (predicate, predicate.test(request))
+        for (predicate, captures) in needed where known[ObjectIdentifier(predicate)] == nil {
+            var seen = request
+            seen.captures = captures
+            known[ObjectIdentifier(predicate)] = (predicate, predicate.test(seen))
         }
         needed = []
     }

@@ -51,7 +51,11 @@ extension RequestPattern {
 
     /// Also requires `predicate` to return `true` for the request.
     ///
-    /// `description` names the condition in failure reports.
+    /// The request it is given carries the parameters the pattern's URL template
+    /// captured (``RecordedRequest/pathParameters``), so
+    /// `.get("https://api.example.com/users/{id}").matching("a numeric id") { Int($0.pathParameters["id"] ?? "") != nil }`
+    /// reads the id; so does the predicate of a pattern waited for or given to
+    /// `injectFaults`. `description` names the condition in failure reports.
     public func matching(_ description: String, _ predicate: @escaping @Sendable (RecordedRequest) -> Bool) -> RequestPattern {
         adding(.predicate(Predicate(description, predicate)))
     }
