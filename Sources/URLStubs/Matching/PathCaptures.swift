@@ -26,14 +26,6 @@ struct PathCaptures: Sendable {
     /// Nothing captured.
     static let none = PathCaptures(kind: .none)
 
-    /// Whether nothing was captured.
-    var isEmpty: Bool {
-        switch kind {
-        case .none: true
-        case .template: false
-        case let .values(values): values.isEmpty
-        }
-    }
 
     private init(kind: Kind) {
         self.kind = kind
@@ -75,6 +67,34 @@ struct PathCaptures: Sendable {
             self = other
         default:
             kind = .values(values(inPath: path).merging(other.values(inPath: path)) { own, _ in own })
+        }
+    }
+}
+
+extension PathCaptures: Hashable {
+    /// Whether two captures are the same: the same template (one object), or the
+    /// same decoded values. Captures of one request that are equal give the same
+    /// parameters; two that differ only in form are taken as different, which at
+    /// worst runs a predicate once more.
+    static func == (lhs: PathCaptures, rhs: PathCaptures) -> Bool {
+        switch (lhs.kind, rhs.kind) {
+        case (.none, .none): true
+        case let (.template(left), .template(right)): left === right
+        case let (.values(left), .values(right)): left == right
+        default: false
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        switch kind {
+        case .none:
+            hasher.combine(0)
+        case let .template(template):
+            hasher.combine(1)
+            hasher.combine(ObjectIdentifier(template))
+        case let .values(values):
+            hasher.combine(2)
+            hasher.combine(values)
         }
     }
 }

@@ -14,9 +14,17 @@
 struct PredicateResults {
     /// Whether predicates run as they are met, instead of being looked up.
     private let runsPredicates: Bool
-    /// The results so far, by predicate; the predicate is kept so that its
-    /// identity cannot be taken by another one while the request resolves.
-    private var known: [ObjectIdentifier: (predicate: RequestPattern.Predicate, holds: Bool)] = [:]
+    /// The results so far, by predicate and what its pattern captured (one
+    /// predicate inside an alternative may meet the request with the captures of
+    /// either); the predicate is kept so that its identity cannot be taken by
+    /// another one while the request resolves.
+    private var known: [Key: (predicate: RequestPattern.Predicate, holds: Bool)] = [:]
+
+    /// A predicate met with what its pattern captured.
+    private struct Key: Hashable {
+        let predicate: ObjectIdentifier
+        let captures: PathCaptures
+    }
     /// The predicates met in this round whose results are not known yet, in the
     /// order met (one met twice is listed twice, and run once), each with what its
     /// pattern's templates captured, which it is run with.
@@ -49,7 +57,7 @@ struct PredicateResults {
         if runsPredicates {
             return predicate.test(request)
         }
-        if let known = known[ObjectIdentifier(predicate)] {
+        if let known = known[Key(predicate: ObjectIdentifier(predicate), captures: request.captures)] {
             return known.holds
         }
         needed.append((predicate, request.captures))
@@ -60,10 +68,11 @@ struct PredicateResults {
     /// pattern captured, for the next round. Call it with the registry's lock released.
     mutating func runNeeded(on request: RecordedRequest) {
         known.reserveCapacity(known.count + needed.count)
-        for (predicate, captures) in needed where known[ObjectIdentifier(predicate)] == nil {
-            var seen = request
-            seen.captures = captures
-            known[ObjectIdentifier(predicate)] = (predicate, predicate.test(seen))
+        for (predicate, captures) in needed {
+            let key = Key(predicate: ObjectIdentifier(predicate), captures: captures)
+            if known[key] == nil {
+                known[key] = (predicate, predicate.test(request.capturing(captures)))
+            }
         }
         needed = []
     }

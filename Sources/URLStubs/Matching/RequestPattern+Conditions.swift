@@ -51,11 +51,14 @@ extension RequestPattern {
 
     /// Also requires `predicate` to return `true` for the request.
     ///
-    /// The request it is given carries the parameters the pattern's URL template
+    /// The request it is given carries the parameters this pattern's URL template
     /// captured (``RecordedRequest/pathParameters``), so
     /// `.get("https://api.example.com/users/{id}").matching("a numeric id") { Int($0.pathParameters["id"] ?? "") != nil }`
-    /// reads the id; so does the predicate of a pattern waited for or given to
-    /// `injectFaults`. `description` names the condition in failure reports.
+    /// reads the id, wherever the pattern is used: a stub, a pattern waited for or
+    /// given to `injectFaults`, `requests(matching:)`. After `.or`, they are those of
+    /// the alternative that matched; a predicate inside `.not` or `excluding` sees
+    /// those of its own pattern only. `description` names the condition in failure
+    /// reports.
     public func matching(_ description: String, _ predicate: @escaping @Sendable (RecordedRequest) -> Bool) -> RequestPattern {
         adding(.predicate(Predicate(description, predicate)))
     }

@@ -88,11 +88,10 @@ extension RequestPattern {
                 var captured = PathCaptures.none
                 holds = checkAlternatives(patterns, request, exhaustive, &predicates, differ, &captured)
                 result.captures.merge(captured, inPath: request.pathAsMatched)
-            } else if case .predicate = condition, !result.captures.isEmpty {
-                // A predicate reads the path parameters its pattern captured.
-                var seen = request
-                seen.captures = result.captures
-                holds = check(condition, seen, request.target, &predicates, differ)
+            } else if case .predicate = condition {
+                // A predicate reads the path parameters its own pattern captured,
+                // not those a logged request kept from the stub that answered it.
+                holds = check(condition, request.capturing(result.captures), request.target, &predicates, differ)
             } else {
                 holds = check(condition, request, request.target, &predicates, differ)
             }

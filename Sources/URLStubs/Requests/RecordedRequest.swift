@@ -29,12 +29,21 @@ public struct RecordedRequest: Sendable {
     public internal(set) var sequenceNumber: UInt64
     /// The values captured by the `{name}` segments of the URL template of the
     /// stub that answered the request, percent-decoded; empty when no template
-    /// matched.
+    /// matched. Inside a pattern's predicate (``RequestPattern/matching(_:_:)``),
+    /// those the predicate's own pattern captured.
     public var pathParameters: [String: String] {
         captures.values(inPath: pathAsMatched)
     }
     /// What the templates of the stub that answered captured, decoded when read.
     var captures = PathCaptures.none
+
+    /// The request with `captures` as what its templates captured: what a
+    /// predicate of a pattern is given, with the pattern's own captures.
+    func capturing(_ captures: PathCaptures) -> RecordedRequest {
+        var request = self
+        request.captures = captures
+        return request
+    }
     /// The path as patterns match it: the target's percent-encoded path, or, for a
     /// URL without a scheme and host, Foundation's (decoded) `url.path`.
     var pathAsMatched: String {
