@@ -26,7 +26,6 @@ struct PathCaptures: Sendable {
     /// Nothing captured.
     static let none = PathCaptures(kind: .none)
 
-
     private init(kind: Kind) {
         self.kind = kind
     }

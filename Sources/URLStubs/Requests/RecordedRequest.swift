@@ -44,6 +44,7 @@ public struct RecordedRequest: Sendable {
         request.captures = captures
         return request
     }
+
     /// The path as patterns match it: the target's percent-encoded path, or, for a
     /// URL without a scheme and host, Foundation's (decoded) `url.path`.
     var pathAsMatched: String {
