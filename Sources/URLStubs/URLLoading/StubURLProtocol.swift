@@ -39,6 +39,11 @@ public final class StubURLProtocol: URLProtocol {
         /// A cancel's `stopLoading()` came before any `startLoading()`: there is
         /// nothing to answer, ever.
         case cancelledBeforeStart
+        /// `startLoading()` failed the request before resolving it (a task kind or
+        /// delegate Foundation cannot serve, or no scope to route it to): that
+        /// failure was the request's last call, even when Foundation calls
+        /// `startLoading()` again (a second `resume()`, or one after a suspend).
+        case refused
         /// `startLoading()` handed the request to its delivery.
         case started(DeliveryDriver)
     }
@@ -80,8 +85,8 @@ public final class StubURLProtocol: URLProtocol {
         case let .started(delivery):
             delivery.start(self) // After a suspend, or Foundation calling again on Linux.
             return
-        case .cancelledBeforeStart:
-            return // Nothing is resolved, logged or delivered for a cancelled request.
+        case .cancelledBeforeStart, .refused:
+            return // Nothing is resolved, logged or delivered for a cancelled or refused request.
         case .notStarted:
             break
         }
@@ -133,13 +138,15 @@ public final class StubURLProtocol: URLProtocol {
             delivery.stop(isCancel: isCancel)
         case .notStarted where isCancel:
             loading = .cancelledBeforeStart
-        case .notStarted, .cancelledBeforeStart:
+        case .notStarted, .cancelledBeforeStart, .refused:
             break
         }
     }
 
-    /// Fails the request at once, without asking the registry.
+    /// Fails the request at once, without asking the registry, and only once:
+    /// Foundation on Linux stops the process on a call for a task it has let go.
     private func fail(_ message: String) {
+        loading = .refused
         client?.urlProtocol(self, didFailWithError: StubFailure.error(message, url: request.url))
     }
 

@@ -131,6 +131,17 @@ struct SynchronousBridgeTests {
         #expect(client.names == ["fail \(URLError.Code.resourceUnavailable.rawValue)"])
     }
 
+    @Test("a request refused before it is resolved is failed once, though loading starts again (a second resume, or a resume after a suspend): Foundation on Linux stops the process on a call for a task it has let go")
+    func refusedRequestFailsOnce() async throws {
+        let client = RecordingClient()
+        let urlProtocol = StubURLProtocol(request: request("https://api.example.com/untagged"), cachedResponse: nil, client: client)
+        urlProtocol.startLoading()
+        urlProtocol.startLoading()
+        urlProtocol.stopLoading()
+        urlProtocol.startLoading()
+        #expect(client.names == ["fail \(URLError.Code.resourceUnavailable.rawValue)"])
+    }
+
     @Test("a stub with times: .once raced by 64 tasks through one session is used exactly once")
     func onceRacedBy64Tasks() async throws {
         try await withStubScope { scope in
