@@ -134,10 +134,22 @@ public struct RequestPattern: Sendable {
         parts = Parts(method: method?.uppercased(), url: parsed, conditions: [], problem: problem, urlSource: url)
     }
 
-    /// Whether the pattern has a `.predicate` condition: code of the user's, which
-    /// must not run under the registry's lock.
+    /// Whether the pattern has a `.predicate` condition, at its top or inside an
+    /// `.or` or `.not`: code of the user's, which must not run under the
+    /// registry's lock.
     var hasPredicates: Bool {
-        conditions.contains { if case .predicate = $0 { true } else { false } }
+        conditions.contains { condition in
+            switch condition {
+            case .predicate:
+                true
+            case let .alternatives(patterns):
+                patterns.contains(where: \.hasPredicates)
+            case let .not(pattern):
+                pattern.hasPredicates
+            default:
+                false
+            }
+        }
     }
 
     /// The key of the exact index this pattern is stored under, if it is exact.

@@ -128,6 +128,25 @@ struct PredicateResultsTests {
         _ = registry.endScope(scope)
     }
 
+    @Test("a predicate inside an .or or a .not of a pattern waited for may read the scope's log too, for the requests logged before the wait began")
+    func nestedWaiterPredicatesUseTheRegistry() async throws {
+        let registry = StubRegistry()
+        let scope = registry.openScope(name: "nested", parent: nil, location: nil)
+        #expect(registry.register(.anyRequest, source: .fixed(.status(204)), expectation: .anyNumber, location: location, in: scope) != nil)
+        for path in ["/wanted", "/other", "/wanted"] {
+            _ = try #require(Self.resolved(URLRequest(url: URL(string: "https://n.example.com" + path)!), in: scope, of: registry))
+        }
+        let readsLog = RequestPattern.predicate("reads the log, wants /wanted") { request in
+            _ = registry.requests(in: scope)
+            return request.url.path == "/wanted"
+        }
+        let either = RequestPattern.get("https://n.example.com/never").or(readsLog)
+        #expect(try await registry.waitForRequests(matching: either, count: 2, in: scope, timeout: .seconds(30)).map(\.url.path) == ["/wanted", "/wanted"])
+        let neither = RequestPattern.not(readsLog)
+        #expect(try await registry.waitForRequests(matching: neither, count: 1, in: scope, timeout: .seconds(30)).map(\.url.path) == ["/other"])
+        _ = registry.endScope(scope)
+    }
+
     /// Resolves `request` in `scope` on a thread of its own; `nil` (and an issue)
     /// when that takes more than ten seconds, as it would if it deadlocked.
     private static func resolved(_ request: URLRequest, in scope: StubScope, of registry: StubRegistry) -> StubRegistry.Resolution? {
