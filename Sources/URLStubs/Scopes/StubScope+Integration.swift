@@ -68,8 +68,15 @@ extension StubScope {
     /// blocking the calling thread (XCTest's `invokeTest()` is synchronous) while
     /// the cassette is read on a task of its own; returns why it could not, or
     /// `nil`. A cassette file is resolved with no source file: only
-    /// ``CassetteFile/at(_:)`` and a name with a directory can be used.
+    /// ``CassetteFile/at(_:)`` and a name with a directory can be used. Options
+    /// that set a cassette's mode, redaction or matching without a cassette are
+    /// refused, as by `withStubScope(_:)` (``CassetteError/noCassette(fields:)``):
+    /// a test case's options are its own, never merged with a suite's.
     public static func applyBlocking(_ options: StubScopeOptions, to scope: StubScope) -> (any Error)? {
+        let ignored = options.cassetteFieldsWithoutCassette
+        guard ignored.isEmpty else {
+            return CassetteError.noCassette(fields: ignored)
+        }
         if options.cassette == nil {
             if let seed = options.seed {
                 StubRegistry.shared.setSeed(seed, of: scope)

@@ -7,10 +7,10 @@ import Foundation
 /// `withStubScope(_:fileID:filePath:line:column:isolation:_:)`, by the `.stubbed`
 /// trait of `URLStubsTesting` and by its `StubbedTestCase`. Every field is
 /// optional; a field left `nil` takes the default written next to it.
-/// `withStubScope(_:)` refuses a cassette's mode, redaction or matching given
-/// without a ``cassette`` (``CassetteError/noCassette(fields:)``): they would do
-/// nothing. A trait's options may give them alone, for the tests below it that
-/// give a cassette.
+/// `withStubScope(_:)` and `StubbedTestCase` refuse a cassette's mode, redaction
+/// or matching given without a ``cassette`` (``CassetteError/noCassette(fields:)``):
+/// they would do nothing. A trait's options may give them alone, for the tests
+/// below it that give a cassette.
 ///
 /// ```swift
 /// let clock = ManualClock()
@@ -76,8 +76,8 @@ public struct StubScopeOptions: Sendable {
     /// ``cassetteMatching``) which these options set without a ``cassette``.
     ///
     /// Under a trait that is no mistake (a suite may give the mode, and only some
-    /// of its tests a cassette); for `withStubScope(_:)` it is, and it throws
-    /// ``CassetteError/noCassette(fields:)``.
+    /// of its tests a cassette); for `withStubScope(_:)` and a `StubbedTestCase`
+    /// it is, and they fail with ``CassetteError/noCassette(fields:)``.
     var cassetteFieldsWithoutCassette: [String] {
         guard cassette == nil else { return [] }
         var fields: [String] = []

@@ -34,7 +34,8 @@ open class StubbedTestCase: XCTestCase {
     /// XCTest does not say which file a test is written in: give a cassette as
     /// `CassetteFile.at(_:)` or `CassetteFile.named(_:in:)`
     /// with a directory (`CassetteFile.perTestCase` and a name without a
-    /// directory are refused, as a failure of the test).
+    /// directory are refused, as a failure of the test). So are a cassette's mode,
+    /// redaction or matching given without a cassette: they would do nothing.
     ///
     /// ```swift
     /// override var stubScopeOptions: StubScopeOptions {

@@ -137,6 +137,38 @@ final class StubbedTestCaseFailureTests: StubbedTestCase {
         _ = try await getText("https://api.example.com/ok")
     }
 }
+
+/// Proves that a test case's options giving a cassette's mode without a cassette
+/// fail each test method before it runs, with the reason, by capturing the failure.
+final class StubbedTestCaseRefusedOptionsTests: StubbedTestCase {
+    override var stubScopeOptions: StubScopeOptions {
+        StubScopeOptions(cassetteMode: .replay, redaction: .standard)
+    }
+
+    private let captured = Shared<[String]>([])
+    private let ran = Shared(false)
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        if description.hasPrefix("URLStubs:") {
+            captured.value.append(description)
+        } else {
+            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+    }
+
+    override func invokeTest() {
+        captured.value = []
+        super.invokeTest()
+        XCTAssertFalse(ran.value, "the method ran though its scope could not be set up")
+        XCTAssertEqual(captured.value, [
+            "URLStubs: the scope's options set cassetteMode and redaction but no cassette, so nothing would be replayed, recorded or redacted. Give the options a cassette (cassette: .named(\"users\")), or leave those fields out.",
+        ])
+    }
+
+    func testModeWithoutCassetteFailsBeforeTheMethodRuns() {
+        ran.value = true
+    }
+}
 #endif
 
 /// A `StubbedTestCase` whose scopes are set up by options: a clock, a seed, a name.
