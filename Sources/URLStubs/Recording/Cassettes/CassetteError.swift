@@ -29,9 +29,9 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible {
     /// that does not know its source file (a `StubbedTestCase`'s): the cassette
     /// as written.
     case noDirectory(cassette: String)
-    /// `withStubScope(_:)` was given options for a cassette (its mode, its
-    /// redaction or its matching: the fields named, as ``StubScopeOptions`` spells
-    /// them) but no cassette, so they would do nothing.
+    /// `withStubScope(_:)`, or a `StubbedTestCase`, was given options for a
+    /// cassette (its mode, its redaction or its matching: the fields named, as
+    /// ``StubScopeOptions`` spells them) but no cassette, so they would do nothing.
     case noCassette(fields: [String])
 
     /// A sentence saying what went wrong and what to do.
