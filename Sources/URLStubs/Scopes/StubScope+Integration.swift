@@ -68,7 +68,8 @@ extension StubScope {
     /// blocking the calling thread (XCTest's `invokeTest()` is synchronous) while
     /// the cassette is read on a task of its own; returns why it could not, or
     /// `nil`. A cassette file is resolved with no source file: only
-    /// ``CassetteFile/at(_:)`` and a name with a directory can be used. Options
+    /// ``CassetteFile/at(_:)`` and a name with a directory can be used; its stubs
+    /// are located at the cassette file (`users.har:1` in reports). Options
     /// that set a cassette's mode, redaction or matching without a cassette are
     /// refused, as by `withStubScope(_:)` (``CassetteError/noCassette(fields:)``):
     /// a test case's options are its own, never merged with a suite's.
@@ -87,7 +88,7 @@ extension StubScope {
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             do {
-                try await scope.apply(options, openedIn: nil, testCase: nil, location: StubSourceLocation(fileID: "", filePath: "", line: 0, column: 0))
+                try await scope.apply(options, openedIn: nil, testCase: nil, location: nil)
             } catch {
                 failure.withLock { $0 = error }
             }

@@ -108,12 +108,16 @@ extension StubScope {
     /// cassette file resolved for a scope opened in `sourceFile` (for the test case
     /// `testCase`, when it is one).
     ///
+    /// The cassette's stubs are registered at `location`; with none (XCTest does
+    /// not say where a test is written), at the cassette file's first line, which
+    /// reports write as `users.har:1`.
+    ///
     /// - Throws: ``CassetteError`` when the cassette cannot be used.
     public func apply(
         _ options: StubScopeOptions,
         openedIn sourceFile: String?,
         testCase: (group: String, test: String)?,
-        location: StubSourceLocation
+        location: StubSourceLocation?
     ) async throws {
         if let seed = options.seed {
             StubRegistry.shared.setSeed(seed, of: self)
@@ -125,7 +129,7 @@ extension StubScope {
             mode: options.cassetteMode ?? .replay,
             redaction: options.redaction ?? .standard,
             matching: options.cassetteMatching ?? .standard,
-            location: location
+            location: location ?? StubSourceLocation(fileID: file.lastPathComponent, filePath: file.path, line: 1, column: 1)
         )
     }
 }

@@ -169,6 +169,55 @@ final class StubbedTestCaseRefusedOptionsTests: StubbedTestCase {
         ran.value = true
     }
 }
+
+/// Proves that a cassette's stubs, under XCTest (which does not say where a test is
+/// written), are located at the cassette file: a request near one is reported there.
+final class StubbedTestCaseCassetteLocationTests: StubbedTestCase {
+    private static let cassette = guideCassettes.appendingPathComponent("guide-user.har")
+
+    override var stubScopeOptions: StubScopeOptions {
+        StubScopeOptions(cassette: .at(Self.cassette))
+    }
+
+    private struct Failure: Equatable {
+        var description: String
+        var file: String
+        var line: Int
+    }
+
+    private let captured = Shared<[Failure]>([])
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        if description.hasPrefix("URLStubs:") {
+            captured.value.append(Failure(description: description, file: filePath, line: lineNumber))
+        } else {
+            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+    }
+
+    override class func tearDown() {
+        FailureArtifacts.removeRunDirectory()
+        super.tearDown()
+    }
+
+    override func invokeTest() {
+        captured.value = []
+        super.invokeTest()
+        let failures = captured.value
+        XCTAssertEqual(failures.map(\.file), [Self.cassette.path])
+        XCTAssertEqual(failures.map(\.line), [1])
+        XCTAssertEqual(failures.first?.description.components(separatedBy: "\n").dropFirst(2).first, "  1. GET https://api.example.com/users/42 [no query, no body] (registered at guide-user.har:1)")
+    }
+
+    func testARequestNearACassetteEntryIsReportedAtTheCassette() async throws {
+        let user42 = try await getText("https://api.example.com/users/42")
+        XCTAssertEqual(user42, #"{"id": 42, "name": "Ada"}"#)
+        do {
+            _ = try await getText("https://api.example.com/users/43")
+            XCTFail("user 43 is in no stub or cassette entry")
+        } catch {}
+    }
+}
 #endif
 
 /// A `StubbedTestCase` whose scopes are set up by options: a clock, a seed, a name.
