@@ -212,14 +212,25 @@ struct TaskKindTests {
         try await withStubScope { scope in
             let stub = await scope.stub(.get("https://api.example.com/twice"), with: .text("once"))
             let body = Shared("")
+            // Foundation on Linux stops the process when a second resume() lands
+            // after the task's answer but before it is marked completed, which its
+            // delegate queue does once the completion handler returns: that queue
+            // is held until both resumes have returned. A task whose answer
+            // is made inside startLoading() may otherwise meet that window.
+            let delegateQueue = OperationQueue()
+            delegateQueue.maxConcurrentOperationCount = 1
+            delegateQueue.isSuspended = true
+            let session = URLSession(configuration: .stubbed, delegate: nil, delegateQueue: delegateQueue)
+            defer { session.finishTasksAndInvalidate() }
             // A second completion would resume this continuation twice, which traps.
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let task = URLSession.stubbed.dataTask(with: URL(string: "https://api.example.com/twice")!) { data, _, _ in
+                let task = session.dataTask(with: URL(string: "https://api.example.com/twice")!) { data, _, _ in
                     body.value = String(decoding: data ?? Data(), as: UTF8.self)
                     continuation.resume()
                 }
                 task.resume()
                 task.resume()
+                delegateQueue.isSuspended = false
             }
             #expect(body.value == "once")
             #expect(await scope.requests.count == 1)
