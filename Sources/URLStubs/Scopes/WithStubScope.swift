@@ -68,11 +68,14 @@ import Foundation
 ///   - clock: The clock that times the scope's answers; by default the enclosing
 ///     scope's, else the continuous clock.
 ///   - cassette: A HAR file to replay and record; none by default. `mode`,
-///     `redaction` and `matching` apply to it and to nothing else.
+///     `redaction` and `matching` apply to it and to nothing else: given with a
+///     `nil` cassette, they throw ``CassetteError/nilCassette(parameters:)``.
 ///   - mode: How the cassette is used: replayed only (the default), recorded, or
 ///     replayed with what it lacks recorded.
-///   - redaction: What is removed from recorded exchanges before they are written.
-///   - matching: How requests are matched with the cassette's entries.
+///   - redaction: What is removed from recorded exchanges before they are
+///     written; by default ``Redaction/standard``.
+///   - matching: How requests are matched with the cassette's entries; by
+///     default ``CassetteMatching/standard``.
 ///   - seed: The seed of the scope's faults and response order
 ///     (``StubScopeOptions/seed``).
 ///   - fileID: The file of the call, for reports; leave it to its default.
@@ -82,8 +85,9 @@ import Foundation
 ///   - isolation: The actor `body` runs on; leave it to its default (the caller's).
 ///   - body: The code to run with the scope current; it receives the scope.
 /// - Returns: What `body` returns.
-/// - Throws: ``CassetteError`` when the cassette cannot be read (before `body`
-///   runs). A ``StubVerificationError`` listing every unmatched request, unmet
+/// - Throws: ``CassetteError`` when the cassette cannot be read, or when a
+///   cassette's mode, redaction or matching is given with a `nil` cassette
+///   (before `body` runs). A ``StubVerificationError`` listing every unmatched request, unmet
 ///   expectation and unusable stub of the scope (and, among them, any request
 ///   abandoned in flight); when `body` threw too, the error carries what it threw
 ///   (``StubVerificationError/bodyError``), so that a client's own error wrapping
@@ -99,9 +103,9 @@ public func withStubScope<Result>(
     _ name: String? = nil,
     clock: (any Clock<Duration>)? = nil,
     cassette: URL? = nil,
-    mode: CassetteMode = .replay,
-    redaction: Redaction = .standard,
-    matching: CassetteMatching = .standard,
+    mode: CassetteMode? = nil,
+    redaction: Redaction? = nil,
+    matching: CassetteMatching? = nil,
     seed: UInt64? = nil,
     fileID: String = #fileID,
     filePath: String = #filePath,
@@ -119,6 +123,11 @@ public func withStubScope<Result>(
         options.cassetteMode = mode
         options.redaction = redaction
         options.cassetteMatching = matching
+    } else {
+        let given = [("mode", mode != nil), ("redaction", redaction != nil), ("matching", matching != nil)].filter(\.1).map(\.0)
+        guard given.isEmpty else {
+            throw CassetteError.nilCassette(parameters: given)
+        }
     }
     return try await withStubScope(options, fileID: fileID, filePath: filePath, line: line, column: column, isolation: isolation, body)
 }

@@ -173,6 +173,32 @@ struct StubScopeOptionsTests {
         }
     }
 
+    @Test("withStubScope(cassette:mode:...) refuses a mode, redaction or matching given with a nil cassette URL, naming each argument, before its body runs; with none of them a nil cassette is no cassette")
+    func cassetteArgumentsWithANilCassette() async throws {
+        let missing: URL? = nil // As Bundle's url(forResource:withExtension:) returns for a file it cannot find.
+        var ran = false
+        let one = await #expect(throws: CassetteError.self) {
+            try await withStubScope(cassette: missing, mode: .record) { _ in ran = true }
+        }
+        #expect(one?.description == "URLStubs: withStubScope was given mode: but its cassette: is nil, so nothing would be replayed, recorded or redacted. Check the cassette's URL (Bundle's url(forResource:withExtension:) is nil for a file it cannot find), or leave that argument out.")
+        let all = await #expect(throws: CassetteError.self) {
+            try await withStubScope(cassette: missing, mode: .replay, redaction: .standard, matching: .standard) { _ in ran = true }
+        }
+        guard case let .nilCassette(parameters)? = all else {
+            Issue.record("expected .nilCassette, got \(String(describing: all))")
+            return
+        }
+        #expect(parameters == ["mode", "redaction", "matching"])
+        #expect(all?.description.hasPrefix("URLStubs: withStubScope was given mode:, redaction: and matching: but its cassette: is nil") == true)
+        #expect(all?.description.hasSuffix("or leave those arguments out.") == true)
+        #expect(!ran)
+        let value = try await withStubScope(cassette: missing, seed: 3) { scope in
+            await scope.stub(.get("https://api.example.com/plain"), with: .text("ok"))
+            return String(decoding: try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/plain")!).0, as: UTF8.self)
+        }
+        #expect(value == "ok")
+    }
+
     @Test("options without any cassette field open the scope as usual")
     func noCassetteFieldsIsNoMistake() async throws {
         let value = try await withStubScope(StubScopeOptions(name: "plain", seed: 9)) { scope in

@@ -33,6 +33,11 @@ public enum CassetteError: Error, Sendable, CustomStringConvertible {
     /// cassette (its mode, its redaction or its matching: the fields named, as
     /// ``StubScopeOptions`` spells them) but no cassette, so they would do nothing.
     case noCassette(fields: [String])
+    /// `withStubScope(_:clock:cassette:mode:redaction:matching:seed:fileID:filePath:line:column:isolation:_:)`
+    /// was given a cassette's mode, redaction or matching (the parameters named,
+    /// as that function spells them) with a `cassette` URL that is `nil`, so they
+    /// would do nothing.
+    case nilCassette(parameters: [String])
 
     /// A sentence saying what went wrong and what to do.
     public var description: String {
