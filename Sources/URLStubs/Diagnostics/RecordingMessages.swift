@@ -25,9 +25,9 @@ enum RecordingMessages {
         case let .noTestCase(cassette):
             "URLStubs: the cassette \(cassette) names one file per test case, but this scope is not a test case's under the .stubbed trait. Name the file instead: .named(\"users\") or .at(url)."
         case let .noCassette(fields):
-            "URLStubs: the scope's options set \(listed(fields)) but no cassette, so nothing would be replayed, recorded or redacted. Give the options a cassette (cassette: .named(\"users\")), or leave \(fields.count == 1 ? "that field" : "those fields") out."
+            "URLStubs: the scope's options set \(listed(fields)) but no cassette, so nothing would be replayed, recorded or redacted. Give the options a cassette (cassette: .at(url), or .named(\"users\", in: directory)), or leave \(fields.count == 1 ? "that field" : "those fields") out."
         case let .nilCassette(parameters):
-            "URLStubs: withStubScope was given \(listed(parameters.map { $0 + ":" })) but its cassette: is nil, so nothing would be replayed, recorded or redacted. Check the cassette's URL (Bundle's url(forResource:withExtension:) is nil for a file it cannot find), or leave \(parameters.count == 1 ? "that argument" : "those arguments") out."
+            "URLStubs: withStubScope(cassette:...) was given \(listed(parameters)) but a nil cassette, so nothing would be replayed, recorded or redacted. Check the cassette's URL (Bundle's url(forResource:withExtension:) is nil for a file it cannot find), or leave \(parameters.count == 1 ? "that argument" : "those arguments") out."
         case let .noDirectory(cassette):
             "URLStubs: the cassette \(cassette) has no directory, and XCTest does not say which file the test is in, so there is no Cassettes/ next to it. Give the directory (.named(\"users\", in: directory)) or the file (.at(url))."
         }

@@ -69,7 +69,7 @@ extension StubScope {
     /// the cassette is read on a task of its own; returns why it could not, or
     /// `nil`. A cassette file is resolved with no source file: only
     /// ``CassetteFile/at(_:)`` and a name with a directory can be used; its stubs
-    /// are located at the cassette file (`users.har:1` in reports). Options
+    /// are located at the cassette file (`Cassettes/users.har:1` in reports). Options
     /// that set a cassette's mode, redaction or matching without a cassette are
     /// refused, as by `withStubScope(_:)` (``CassetteError/noCassette(fields:)``):
     /// a test case's options are its own, never merged with a suite's.

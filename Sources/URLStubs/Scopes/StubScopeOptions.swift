@@ -110,7 +110,7 @@ extension StubScope {
     ///
     /// The cassette's stubs are registered at `location`; with none (XCTest does
     /// not say where a test is written), at the cassette file's first line, which
-    /// reports write as `users.har:1`.
+    /// reports write as `Cassettes/users.har:1`.
     ///
     /// - Throws: ``CassetteError`` when the cassette cannot be used.
     public func apply(
@@ -129,7 +129,7 @@ extension StubScope {
             mode: options.cassetteMode ?? .replay,
             redaction: options.redaction ?? .standard,
             matching: options.cassetteMatching ?? .standard,
-            location: location ?? StubSourceLocation(fileID: file.lastPathComponent, filePath: file.path, line: 1, column: 1)
+            location: location ?? StubSourceLocation(cassette: file)
         )
     }
 }

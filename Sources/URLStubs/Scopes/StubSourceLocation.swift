@@ -3,7 +3,9 @@
 /// Failure reports point here, so that a broken expectation or an unmatched request
 /// leads straight to the line that set it up.
 public struct StubSourceLocation: Sendable, Hashable {
-    /// The file ID of the source file, as `#fileID` spells it (`Module/File.swift`).
+    /// The file ID of the source file, as `#fileID` spells it (`Module/File.swift`);
+    /// for a cassette's stubs under XCTest, the cassette's folder and name
+    /// (`Cassettes/users.har`).
     public var fileID: String
     /// The full path of the source file, as `#filePath` spells it.
     public var filePath: String

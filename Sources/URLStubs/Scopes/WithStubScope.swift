@@ -69,7 +69,8 @@ import Foundation
 ///     scope's, else the continuous clock.
 ///   - cassette: A HAR file to replay and record; none by default. `mode`,
 ///     `redaction` and `matching` apply to it and to nothing else: given with a
-///     `nil` cassette, they throw ``CassetteError/nilCassette(parameters:)``.
+///     `nil` cassette, they throw ``CassetteError/nilCassette(parameters:)``; a
+///     `nil` cassette alone opens a scope without one.
 ///   - mode: How the cassette is used: replayed only (the default), recorded, or
 ///     replayed with what it lacks recorded.
 ///   - redaction: What is removed from recorded exchanges before they are

@@ -40,7 +40,7 @@ public final class StubURLProtocol: URLProtocol {
         /// nothing to answer, ever.
         case cancelledBeforeStart
         /// `startLoading()` failed the request before resolving it (a task kind or
-        /// delegate Foundation cannot serve, or no scope to route it to): that
+        /// delegate Foundation cannot serve, or no single scope to route it to): that
         /// failure was the request's last call, even when Foundation calls
         /// `startLoading()` again (a second `resume()`, or one after a suspend).
         case refused

@@ -8,8 +8,9 @@ import XCTest
 /// `StubScope.currentTest()`); requests made by the test method through a stubbed
 /// session are answered by that scope. When the test method returns, the scope ends
 /// and each unmatched request or unmet expectation is recorded as a failure of that
-/// test method, at the line that registered the stub (or the test case's
-/// declaration for unmatched requests).
+/// test method, at the line that registered its stub (an unmatched request at its
+/// nearest stub; with none, on the test method; a cassette's stubs at the cassette
+/// file).
 ///
 /// ```swift
 /// final class UserClientTests: StubbedTestCase {
@@ -55,8 +56,9 @@ open class StubbedTestCase: XCTestCase {
         let opened = StubScope.openDetachedScope(name: options.name ?? name, location: nil, clock: options.clock?())
         stubScope = opened
         if let failure = StubScope.applyBlocking(options, to: opened) {
-            // The cassette cannot be used: the test fails with the reason instead
-            // of reaching the network or answering from nothing.
+            // The cassette cannot be used, or the options would be ignored: the
+            // test fails with the reason instead of reaching the network or
+            // answering from nothing.
             _ = StubScope.finishDetachedScope(opened)
             StubProblemReporter.reportSetupFailure(failure, testCase: self)
             return

@@ -168,7 +168,7 @@ struct StubScopeOptionsTests {
                 continue
             }
             #expect(named == fields)
-            #expect(error?.description == "URLStubs: the scope's options set \(written) but no cassette, so nothing would be replayed, recorded or redacted. Give the options a cassette (cassette: .named(\"users\")), or leave \(fields.count == 1 ? "that field" : "those fields") out.")
+            #expect(error?.description == "URLStubs: the scope's options set \(written) but no cassette, so nothing would be replayed, recorded or redacted. Give the options a cassette (cassette: .at(url), or .named(\"users\", in: directory)), or leave \(fields.count == 1 ? "that field" : "those fields") out.")
             #expect(!ran)
         }
     }
@@ -180,7 +180,7 @@ struct StubScopeOptionsTests {
         let one = await #expect(throws: CassetteError.self) {
             try await withStubScope(cassette: missing, mode: .record) { _ in ran = true }
         }
-        #expect(one?.description == "URLStubs: withStubScope was given mode: but its cassette: is nil, so nothing would be replayed, recorded or redacted. Check the cassette's URL (Bundle's url(forResource:withExtension:) is nil for a file it cannot find), or leave that argument out.")
+        #expect(one?.description == "URLStubs: withStubScope(cassette:...) was given mode but a nil cassette, so nothing would be replayed, recorded or redacted. Check the cassette's URL (Bundle's url(forResource:withExtension:) is nil for a file it cannot find), or leave that argument out.")
         let all = await #expect(throws: CassetteError.self) {
             try await withStubScope(cassette: missing, mode: .replay, redaction: .standard, matching: .standard) { _ in ran = true }
         }
@@ -189,7 +189,7 @@ struct StubScopeOptionsTests {
             return
         }
         #expect(parameters == ["mode", "redaction", "matching"])
-        #expect(all?.description.hasPrefix("URLStubs: withStubScope was given mode:, redaction: and matching: but its cassette: is nil") == true)
+        #expect(all?.description.hasPrefix("URLStubs: withStubScope(cassette:...) was given mode, redaction and matching but a nil cassette") == true)
         #expect(all?.description.hasSuffix("or leave those arguments out.") == true)
         #expect(!ran)
         let value = try await withStubScope(cassette: missing, seed: 3) { scope in

@@ -161,7 +161,7 @@ final class StubbedTestCaseRefusedOptionsTests: StubbedTestCase {
         super.invokeTest()
         XCTAssertFalse(ran.value, "the method ran though its scope could not be set up")
         XCTAssertEqual(captured.value, [
-            "URLStubs: the scope's options set cassetteMode and redaction but no cassette, so nothing would be replayed, recorded or redacted. Give the options a cassette (cassette: .named(\"users\")), or leave those fields out.",
+            "URLStubs: the scope's options set cassetteMode and redaction but no cassette, so nothing would be replayed, recorded or redacted. Give the options a cassette (cassette: .at(url), or .named(\"users\", in: directory)), or leave those fields out.",
         ])
     }
 
@@ -206,7 +206,7 @@ final class StubbedTestCaseCassetteLocationTests: StubbedTestCase {
         let failures = captured.value
         XCTAssertEqual(failures.map(\.file), [Self.cassette.path])
         XCTAssertEqual(failures.map(\.line), [1])
-        XCTAssertEqual(failures.first?.description.components(separatedBy: "\n").dropFirst(2).first, "  1. GET https://api.example.com/users/42 [no query, no body] (registered at guide-user.har:1)")
+        XCTAssertEqual(failures.first?.description.components(separatedBy: "\n").dropFirst(2).first, "  1. GET https://api.example.com/users/42 [no query, no body] (registered at Cassettes/guide-user.har:1)")
     }
 
     func testARequestNearACassetteEntryIsReportedAtTheCassette() async throws {
