@@ -174,28 +174,13 @@ struct ArtifactCorpusTests {
 #if !canImport(Darwin)
 /// A failing XCTest case whose unmatched request carries a token: the failure
 /// XCTest records (and prints) does not hold it.
-final class ScrubbedConsoleTests: StubbedTestCase {
-    private let captured = Shared<[String]>([])
-
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if description.hasPrefix("URLStubs:") {
-            captured.value.append(description)
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-    }
-
-    override class func tearDown() {
-        FailureArtifacts.removeRunDirectory()
-        super.tearDown()
-    }
-
+final class ScrubbedConsoleTests: FailureCapturingTestCase {
     override func invokeTest() {
-        captured.value = []
         super.invokeTest()
-        XCTAssertEqual(captured.value.count, 1)
-        XCTAssertTrue(captured.value.first?.hasPrefix("URLStubs: no stub matches GET https://api.example.com/cb?access_token=URLSTUBS-REDACTED in scope #") == true)
-        XCTAssertFalse(captured.value.contains { $0.contains("c0ns0le-T0ken") })
+        let failures = captured.map(\.description)
+        XCTAssertEqual(failures.count, 1)
+        XCTAssertTrue(failures.first?.hasPrefix("URLStubs: no stub matches GET https://api.example.com/cb?access_token=URLSTUBS-REDACTED in scope #") == true)
+        XCTAssertFalse(failures.contains { $0.contains("c0ns0le-T0ken") })
     }
 
     func testUnmatchedRequestWithToken() async throws {

@@ -52,38 +52,16 @@ final class StubbedTestCaseTests: StubbedTestCase {
 #if !canImport(Darwin)
 /// Proves that a scope's problems are recorded as failures of the XCTest method that
 /// owned the scope, at the right place, by capturing them instead of failing.
-final class StubbedTestCaseFailureTests: StubbedTestCase {
-    private struct Failure: Equatable {
-        var description: String
-        var file: String
-        var line: Int
-    }
-
-    private let captured = Shared<[Failure]>([])
+final class StubbedTestCaseFailureTests: FailureCapturingTestCase {
     private let registrationLine = Shared(0)
-
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if description.hasPrefix("URLStubs:") || description.hasPrefix("The stub ") {
-            captured.value.append(Failure(description: description, file: filePath, line: lineNumber))
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-    }
-
-    /// Removes the artifacts these failing tests wrote: the suite leaves nothing behind.
-    override class func tearDown() {
-        FailureArtifacts.removeRunDirectory()
-        super.tearDown()
-    }
 
     /// A real server for the drift test, alive until the scope's drift checks end.
     private let server = Shared<LocalServer?>(nil)
 
     override func invokeTest() {
-        captured.value = []
         super.invokeTest()
         server.value?.stop()
-        let failures = captured.value
+        let failures = captured
         switch name {
         case _ where name.contains("testUnmatchedRequestFailsThisTest"):
             XCTAssertEqual(failures.count, 1)
@@ -140,27 +118,17 @@ final class StubbedTestCaseFailureTests: StubbedTestCase {
 
 /// Proves that a test case's options giving a cassette's mode without a cassette
 /// fail each test method before it runs, with the reason, by capturing the failure.
-final class StubbedTestCaseRefusedOptionsTests: StubbedTestCase {
+final class StubbedTestCaseRefusedOptionsTests: FailureCapturingTestCase {
     override var stubScopeOptions: StubScopeOptions {
         StubScopeOptions(cassetteMode: .replay, redaction: .standard)
     }
 
-    private let captured = Shared<[String]>([])
     private let ran = Shared(false)
 
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if description.hasPrefix("URLStubs:") {
-            captured.value.append(description)
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-    }
-
     override func invokeTest() {
-        captured.value = []
         super.invokeTest()
         XCTAssertFalse(ran.value, "the method ran though its scope could not be set up")
-        XCTAssertEqual(captured.value, [
+        XCTAssertEqual(captured.map(\.description), [
             "URLStubs: the scope's options set cassetteMode and redaction but no cassette, so nothing would be replayed, recorded or redacted. Give the options a cassette (cassette: .at(url), or .named(\"users\", in: directory)), or leave those fields out.",
         ])
     }
@@ -172,38 +140,16 @@ final class StubbedTestCaseRefusedOptionsTests: StubbedTestCase {
 
 /// Proves that a cassette's stubs, under XCTest (which does not say where a test is
 /// written), are located at the cassette file: a request near one is reported there.
-final class StubbedTestCaseCassetteLocationTests: StubbedTestCase {
+final class StubbedTestCaseCassetteLocationTests: FailureCapturingTestCase {
     private static let cassette = guideCassettes.appendingPathComponent("guide-user.har")
 
     override var stubScopeOptions: StubScopeOptions {
         StubScopeOptions(cassette: .at(Self.cassette))
     }
 
-    private struct Failure: Equatable {
-        var description: String
-        var file: String
-        var line: Int
-    }
-
-    private let captured = Shared<[Failure]>([])
-
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if description.hasPrefix("URLStubs:") {
-            captured.value.append(Failure(description: description, file: filePath, line: lineNumber))
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-    }
-
-    override class func tearDown() {
-        FailureArtifacts.removeRunDirectory()
-        super.tearDown()
-    }
-
     override func invokeTest() {
-        captured.value = []
         super.invokeTest()
-        let failures = captured.value
+        let failures = captured
         XCTAssertEqual(failures.map(\.file), [Self.cassette.path])
         XCTAssertEqual(failures.map(\.line), [1])
         XCTAssertEqual(failures.first?.description.components(separatedBy: "\n").dropFirst(2).first, "  1. GET https://api.example.com/users/42 [no query, no body] (registered at Cassettes/guide-user.har:1)")
