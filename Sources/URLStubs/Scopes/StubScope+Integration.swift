@@ -74,9 +74,8 @@ extension StubScope {
     /// refused, as by `withStubScope(_:)` (``CassetteError/noCassette(fields:)``):
     /// a test case's options are its own, never merged with a suite's.
     public static func applyBlocking(_ options: StubScopeOptions, to scope: StubScope) -> (any Error)? {
-        let ignored = options.cassetteFieldsWithoutCassette
-        guard ignored.isEmpty else {
-            return CassetteError.noCassette(fields: ignored)
+        if let refusal = options.cassetteFieldsWithoutCassette {
+            return refusal
         }
         if options.cassette == nil {
             if let seed = options.seed {

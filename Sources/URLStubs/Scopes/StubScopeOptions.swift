@@ -72,19 +72,20 @@ public struct StubScopeOptions: Sendable {
         self.seed = seed
     }
 
-    /// The fields that apply only to a cassette (``cassetteMode``, ``redaction``,
-    /// ``cassetteMatching``) which these options set without a ``cassette``.
+    /// ``CassetteError/noCassette(fields:)`` naming the fields that apply only to
+    /// a cassette (``cassetteMode``, ``redaction``, ``cassetteMatching``) which
+    /// these options set without a ``cassette``; `nil` when they set none.
     ///
     /// Under a trait that is no mistake (a suite may give the mode, and only some
-    /// of its tests a cassette); for `withStubScope(_:)` and a `StubbedTestCase`
-    /// it is, and they fail with ``CassetteError/noCassette(fields:)``.
-    var cassetteFieldsWithoutCassette: [String] {
-        guard cassette == nil else { return [] }
+    /// of its tests a cassette); `withStubScope(_:)` and a `StubbedTestCase` fail
+    /// with it.
+    var cassetteFieldsWithoutCassette: CassetteError? {
+        guard cassette == nil else { return nil }
         var fields: [String] = []
         if cassetteMode != nil { fields.append("cassetteMode") }
         if redaction != nil { fields.append("redaction") }
         if cassetteMatching != nil { fields.append("cassetteMatching") }
-        return fields
+        return fields.isEmpty ? nil : CassetteError.noCassette(fields: fields)
     }
 
     /// These options with every field that `nearer` sets taking its value: how a

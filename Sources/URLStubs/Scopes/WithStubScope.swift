@@ -163,9 +163,8 @@ public func withStubScope<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (StubScope) async throws -> Result
 ) async throws -> Result {
-    let ignored = options.cassetteFieldsWithoutCassette
-    guard ignored.isEmpty else {
-        throw CassetteError.noCassette(fields: ignored)
+    if let refusal = options.cassetteFieldsWithoutCassette {
+        throw refusal
     }
     let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     return try await withVerifiedScope(name: options.name, location: location, clock: options.clock?(), isolation: isolation) { scope in
