@@ -98,6 +98,18 @@ struct SuiteShapesBenchmark {
                     return await outside.run { await Self.stubbedTests(testPool, from: first, count: tests, body: testBody) }
                 }
             ),
+            PairedCase(
+                name: "one test on the main actor (a `@MainActor` test): the same, each batch's tests run isolated to the main actor (per request)",
+                goals: ComparisonGoals(cpu: .ratioAtMost(1.10), contextSwitches: .differenceAtMost(0.1)),
+                baseline: {
+                    let first = testRotation.baselineStart(advancingBy: tests)
+                    return await Task { @MainActor in await Self.baselineTests(testPool, from: first, count: tests, body: baselineBody) }.value
+                },
+                variant: {
+                    let first = testRotation.variantStart(advancingBy: tests)
+                    return await Task { @MainActor in await Self.stubbedTests(testPool, from: first, count: tests, body: testBody) }.value
+                }
+            ),
             PairedCase(RequestComparison(
                 name: "unmatched request: URLError with the near-miss report",
                 worker: unmatched,
@@ -119,11 +131,16 @@ struct SuiteShapesBenchmark {
         HandlerMockURLProtocol.setHandler(nil)
 
         var emptySamples: [BatchSample] = []
+        var mainActorEmptySamples: [BatchSample] = []
         for round in 0...emptyScopes.samples {
             Progress.log("shapes: empty scopes \(round)/\(emptyScopes.samples)")
             let count = emptyScopes.perSample
             let sample = await outside.run { await Self.emptyScopes(count) }
-            if round > 0 { emptySamples.append(sample) } // The first warms up.
+            let mainActorSample = await Task { @MainActor in await Self.emptyScopes(count) }.value
+            if round > 0 { // The first warms up.
+                emptySamples.append(sample)
+                mainActorEmptySamples.append(mainActorSample)
+            }
         }
 
         let resolutionRows = await ResolutionCacheBenchmark(quick: quick).run()
@@ -135,6 +152,8 @@ struct SuiteShapesBenchmark {
         let rows = [
             ReportRow.samples("empty `withStubScope { _ in }`, wall time per scope", unit: "µs", emptySamples.map(\.wallPerRequest), isReference: false),
             ReportRow.samples("empty `withStubScope { _ in }`, CPU time per scope", unit: "µs", emptySamples.map(\.cpuPerRequest), isReference: false),
+            ReportRow.samples("the same on the main actor, CPU time per scope", unit: "µs", mainActorEmptySamples.map(\.cpuPerRequest), isReference: false),
+            ReportRow.samples("the same on the main actor, context switches per scope", unit: "switches", mainActorEmptySamples.map(\.contextSwitchesPerRequest), isReference: false, goal: .valueAtMost(0.1, "≤ 0.10 switches")),
         ] + resolutionRows
         return section(comparisons, rows: rows, unmatchedReports: unmatchedReports)
     }
@@ -151,8 +170,9 @@ struct SuiteShapesBenchmark {
 
     /// Runs `count` tests the hand-rolled way, from test `first` of `pool`: each
     /// sets a handler that answers its URLs from a table it builds, makes its
-    /// requests, and clears the handler.
-    static func baselineTests(_ pool: [[URLRequest]], from first: Int, count: Int, body: Data) async -> BatchSample {
+    /// requests, and clears the handler; isolated to the caller's actor, as a test
+    /// is to its own.
+    static func baselineTests(_ pool: [[URLRequest]], from first: Int, count: Int, body: Data, isolation: isolated (any Actor)? = #isolation) async -> BatchSample {
         var answers: [Data?] = []
         answers.reserveCapacity(count * requestsPerTest)
         let meter = BatchMeter()
@@ -178,8 +198,9 @@ struct SuiteShapesBenchmark {
     }
 
     /// Runs `count` tests with URLStubs, from test `first` of `pool`: each opens a
-    /// scope, registers a stub per URL, makes its requests, and ends the scope.
-    static func stubbedTests(_ pool: [[URLRequest]], from first: Int, count: Int, body: Data) async -> BatchSample {
+    /// scope, registers a stub per URL, makes its requests, and ends the scope;
+    /// isolated to the caller's actor, as a test is to its own.
+    static func stubbedTests(_ pool: [[URLRequest]], from first: Int, count: Int, body: Data, isolation: isolated (any Actor)? = #isolation) async -> BatchSample {
         var answers: [Data?] = []
         answers.reserveCapacity(count * requestsPerTest)
         var failedScopes = 0
@@ -188,6 +209,10 @@ struct SuiteShapesBenchmark {
             let requests = pool[(first + test) % pool.count]
             do {
                 answers += try await withStubScope { scope in
+                    // Captured, so that the closure is isolated to the caller's actor
+                    // as a test's own closure is (a closure captures an isolated
+                    // parameter's isolation only when it captures the parameter).
+                    _ = isolation
                     for request in requests {
                         await scope.stub(.get(request.url!.absoluteString), with: .data(body))
                     }
@@ -206,13 +231,14 @@ struct SuiteShapesBenchmark {
         return sample
     }
 
-    /// Opens and ends `count` empty scopes; one "request" per scope.
-    static func emptyScopes(_ count: Int) async -> BatchSample {
+    /// Opens and ends `count` empty scopes, isolated to the caller's actor; one
+    /// "request" per scope.
+    static func emptyScopes(_ count: Int, isolation: isolated (any Actor)? = #isolation) async -> BatchSample {
         var failed = 0
         let meter = BatchMeter()
         for _ in 0..<count {
             do {
-                try await withStubScope { _ in }
+                try await withStubScope { _ in _ = isolation } // Isolated to the caller's actor, as in stubbedTests.
             } catch {
                 failed += 1
             }
@@ -228,6 +254,7 @@ struct SuiteShapesBenchmark {
             "Method: as in the interception section: batches of \(batch) requests alternate the hand-rolled protocol's session (B) and URLStubs' session (V) as B V V B ...; \(warmUpPairs) warm-up pair(s) per comparison are discarded; CPU time is the whole process's and context switches are getrusage's over the batch, divided by its requests; paired figures are medians over pairs.",
             "Baselines: the computed and one-test rows use a blog-post MockURLProtocol with a static request handler (behind a lock), called per request in startLoading(), which builds the HTTPURLResponse and returns the body; the template and unmatched rows use the static-dictionary protocol of the interception section.",
             "Computed row: the stub `.get(\"…/users/{id}\") { request in .data(body, headers: [\"X-User-ID\": request.pathParameters[\"id\"]]) }` (a closure without await: answered inline); the baseline's handler reads the URL's last path component into the same header. Every request of a batch asks for another user.",
+            "Main-actor one-test row: the same tests, each batch run by a task on the main actor, so that every test's closure is isolated to it, as a `@MainActor` test's is (common in app test suites); both sides make their requests with `data(for:)`, which leaves the actor and comes back. The main-actor empty-scope rows do the same with empty scopes: a scope that left the actor would show two context switches each.",
             "One-test row: each test (\(Self.requestsPerTest) requests, so \(requestsPerBatch / Self.requestsPerTest) tests per batch) uses URLs of its own. URLStubs: `withStubScope { scope in ... }` registering `.get(url) with: .data(body)` per URL, then the requests, then the scope's end (verification included). Baseline: build a 5-entry table, set the handler, make the requests, clear the handler.",
             "Reference row: both sides are the hand-rolled dictionary protocol, one of them first keeping its thread busy for \(BusyMockURLProtocol.extraMicroseconds) µs of CPU time in startLoading(); it shows what a known cost per request, spent where URLStubs spends its own, reads as in these paired ratios on this machine.",
             "Resolution rows: the template row's stub, each request resolved as startLoading() resolves it (recorded, matched, a use taken, its answer written down) but without URL loading or building the response, on one thread, by that thread's CPU clock; median over rounds of \(requestsPerBatch) requests. Warm: resolutions back to back. Caches emptied: each resolution after touching one byte per cache line of \(ResolutionCacheBenchmark.evictionBytes >> 20) MiB, less the same touching alone (paired, alternating order). In a test, Foundation's own work on each request comes between two resolutions, so a resolution there runs with caches between the two; the reference row says what a microsecond in startLoading() reads as.",

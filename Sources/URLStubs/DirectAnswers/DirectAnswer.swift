@@ -46,7 +46,8 @@ final class DirectAnswer: PendingAnswer {
 
     /// Answers `request` (whose body is `body`) in `scope`: returns the body and
     /// response a stubbed `URLSession` would, or throws its error.
-    static func answer(_ request: URLRequest, body: Data?, in scope: StubScope) async throws -> (Data, URLResponse) {
+    /// On the caller's actor: an answer given at once never leaves it.
+    nonisolated(nonsending) static func answer(_ request: URLRequest, body: Data?, in scope: StubScope) async throws -> (Data, URLResponse) {
         guard !Task.isCancelled else {
             // As URLSession.data(for:) does on Apple platforms: a caller cancelled
             // before asking sends no request. (Foundation 6.3 on Linux still sends it.)

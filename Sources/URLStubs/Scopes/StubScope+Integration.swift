@@ -48,7 +48,10 @@ extension StubScope {
         let scope = StubRegistry.shared.openScope(name: name, parent: current, location: location, clock: clock.map { ScopeClock.given($0) })
         let result: Swift.Result<Value, any Error>
         do {
-            result = .success(try await currentBinding.withValue(scope, operation: { try await body(scope) }, isolation: isolation))
+            result = .success(try await currentBinding.withValue(scope, operation: {
+                _ = isolation // Captured, so that the operation stays on the caller's actor (see withStubScope).
+                return try await body(scope)
+            }, isolation: isolation))
         } catch {
             result = .failure(error)
         }
@@ -130,7 +133,7 @@ extension StubScope {
     }
 
     /// Each stub of the scope, oldest first, with how many requests it answered so far.
-    public var usage: [StubUsage] {
+    nonisolated(nonsending) public var usage: [StubUsage] {
         get async {
             StubRegistry.shared.usage(in: self)
         }

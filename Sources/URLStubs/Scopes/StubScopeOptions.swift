@@ -114,7 +114,7 @@ extension StubScope {
     /// reports write as `Cassettes/users.har:1`.
     ///
     /// - Throws: ``CassetteError`` when the cassette cannot be used.
-    public func apply(
+    nonisolated(nonsending) public func apply(
         _ options: StubScopeOptions,
         openedIn sourceFile: String?,
         testCase: (group: String, test: String)?,

@@ -30,7 +30,7 @@ extension StubScope {
     /// Makes the scope replay and record the cassette `file` as `mode` (or the
     /// environment's override) says; used by ``StubScopeOptions/cassette``.
     @_spi(Integration)
-    public func useCassette(_ file: URL, mode: CassetteMode, redaction: Redaction, matching: CassetteMatching = .standard, location: StubSourceLocation) async throws {
+    nonisolated(nonsending) public func useCassette(_ file: URL, mode: CassetteMode, redaction: Redaction, matching: CassetteMatching = .standard, location: StubSourceLocation) async throws {
         let mode = try mode.effective(in: ProcessInfo.processInfo.environment)
         _ = try Redactor(redaction) // A rule that cannot be used fails before any traffic.
         let rules = try CassetteRules(matching)
