@@ -42,9 +42,22 @@ final class RequestWaiter: @unchecked Sendable {
 extension StubRegistry {
     /// Returns the first `count` requests of `scope` that match `pattern`, waiting
     /// for them for at most `timeout`.
-    nonisolated func waitForRequests(matching pattern: RequestPattern, count: Int, in scope: StubScope, timeout: Duration) async throws -> [RecordedRequest] {
+    ///
+    /// On the caller's actor: requests that have already arrived (or a scope that
+    /// has ended) are answered without leaving it; only a wait does.
+    nonisolated(nonsending) func waitForRequests(matching pattern: RequestPattern, count: Int, in scope: StubScope, timeout: Duration) async throws -> [RecordedRequest] {
         guard timeout >= .zero else {
             throw RequestWaitError(.negativeTimeout, pattern: pattern, scope: scope, expected: count, timeout: timeout)
+        }
+        // Looked at here first: the operation of withTaskCancellationHandler below is
+        // nonisolated, so reaching it leaves the caller's actor.
+        switch startWait(for: pattern, count: count, in: scope, timeout: timeout, registering: nil) {
+        case .ended:
+            throw RequestWaitError(.scopeEnded, pattern: pattern, scope: scope, expected: count, timeout: timeout)
+        case let .arrived(requests):
+            return requests
+        case .waiting, .notYet:
+            break
         }
         let id = withIsolation { registry in
             defer { registry.nextWaiterID += 1 }
@@ -52,43 +65,13 @@ extension StubRegistry {
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                enum Start { case ended, arrived([RecordedRequest]), waiting(RequestWaiter) }
-                // The requests already in the log are compared with the pattern; one
-                // with predicates (the user's code) outside the lock, round after
-                // round, until no request came in meanwhile.
-                let hasPredicates = pattern.hasPredicates
-                func begin() -> Start {
-                    var arrived: [RecordedRequest] = []
-                    var seen = 0
-                    while true {
-                        var unseen: [RecordedRequest] = []
-                        let start = withIsolation { registry -> Start? in
-                            guard let scopeState = registry.scopes[scope.id] else { return .ended }
-                            unseen = scopeState.log.added(after: seen).map(\.request)
-                            seen = scopeState.log.added
-                            if hasPredicates, !unseen.isEmpty {
-                                return nil
-                            }
-                            arrived += unseen.filter { Self.matches(pattern, $0) }
-                            if arrived.count >= count {
-                                return .arrived(Array(arrived.prefix(count)))
-                            }
-                            let waiter = RequestWaiter(pattern: pattern, count: count, collected: arrived, wait: timeout, continuation: continuation)
-                            scopeState.waiters[id] = waiter
-                            return .waiting(waiter)
-                        }
-                        if let start {
-                            return start
-                        }
-                        arrived += unseen.filter { Self.matches(pattern, $0) }
-                    }
-                }
-                let start = begin()
-                switch start {
+                switch startWait(for: pattern, count: count, in: scope, timeout: timeout, registering: (id, continuation)) {
                 case .ended:
                     continuation.resume(throwing: RequestWaitError(.scopeEnded, pattern: pattern, scope: scope, expected: count, timeout: timeout))
                 case let .arrived(requests):
                     continuation.resume(returning: requests)
+                case .notYet:
+                    preconditionFailure("A wait that registers its waiter is never left not yet started.")
                 case let .waiting(waiter):
                     let timer = Task {
                         guard await sleepUnlessCancelled(for: timeout) else { return }
@@ -113,6 +96,58 @@ extension StubRegistry {
             }
         } onCancel: {
             self.endWait(id, in: scope) { _, waiter in RequestWaitError(.cancelled, pattern: pattern, scope: scope, expected: count, arrived: waiter.collected, timeout: timeout) }
+        }
+    }
+
+    /// How a wait for requests begins.
+    private enum WaitStart {
+        /// The scope has ended.
+        case ended
+        /// Enough matching requests have arrived: the first `count` of them.
+        case arrived([RecordedRequest])
+        /// Not enough have: the waiter was registered.
+        case waiting(RequestWaiter)
+        /// Not enough have, and no waiter was asked to be registered.
+        case notYet
+    }
+
+    /// Compares the requests already in `scope`'s log with `pattern` (one with
+    /// predicates, the user's code, outside the lock, round after round, until no
+    /// request came in meanwhile); when fewer than `count` match, registers the
+    /// waiter `registering` gives (its id and continuation), if any, in the same
+    /// critical section that saw them.
+    nonisolated private func startWait(
+        for pattern: RequestPattern,
+        count: Int,
+        in scope: StubScope,
+        timeout: Duration,
+        registering waiter: (id: UInt64, continuation: CheckedContinuation<[RecordedRequest], any Error>)?
+    ) -> WaitStart {
+        let hasPredicates = pattern.hasPredicates
+        var arrived: [RecordedRequest] = []
+        var seen = 0
+        while true {
+            var unseen: [RecordedRequest] = []
+            let start = withIsolation { registry -> WaitStart? in
+                guard let scopeState = registry.scopes[scope.id] else { return .ended }
+                unseen = scopeState.log.added(after: seen).map(\.request)
+                seen = scopeState.log.added
+                if hasPredicates, !unseen.isEmpty {
+                    return nil
+                }
+                arrived += unseen.filter { Self.matches(pattern, $0) }
+                if arrived.count >= count {
+                    return .arrived(Array(arrived.prefix(count)))
+                }
+                guard let waiter else { return .notYet }
+                let registered = RequestWaiter(pattern: pattern, count: count, collected: arrived, wait: timeout, continuation: waiter.continuation)
+                scopeState.waiters[waiter.id] = registered
+                return .waiting(registered)
+            }
+            if let start {
+                return start
+            }
+            arrived += unseen.filter { Self.matches(pattern, $0) }
         }
     }
 

@@ -14,6 +14,10 @@ import Foundation
 /// requests still waiting for a delayed or computed response fail, and its stubs
 /// and request log are freed.
 ///
+/// `body` runs on the caller's actor, and opening and ending the scope never leave
+/// it: a `@MainActor` test stays on the main actor throughout, and so do the
+/// scope's own calls (`stub`, `requests`, direct answers that need no waiting).
+///
 /// ```swift
 /// try await withStubScope { scope in
 ///     await scope.stub(.get("https://api.example.com/users/1"), with: .json(User(id: 1)))
@@ -171,7 +175,7 @@ public func withStubScope<Result>(
         // A closure is isolated to an `isolated` parameter only when it captures
         // it. Without this capture it would be nonisolated: every scope opened on an
         // actor (a `@MainActor` test) would hop off it and back, two thread
-        // switches and about 18 µs per scope (the benchmark's main-actor rows).
+        // switches and about 15 µs per scope (the benchmark's main-actor rows).
         _ = isolation
         try await scope.apply(options, openedIn: filePath, testCase: nil, location: location)
         return try await body(scope)

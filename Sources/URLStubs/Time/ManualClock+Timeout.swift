@@ -32,7 +32,7 @@ extension ManualClock {
     /// - Throws: ``SleepersTimeout`` when `timeout` passes first, naming the
     ///   deadlines still sleeping; `CancellationError` when the calling task is
     ///   cancelled first.
-    public func waitForSleepers(atLeast count: Int, timeout: Duration) async throws {
+    nonisolated(nonsending) public func waitForSleepers(atLeast count: Int, timeout: Duration) async throws {
         if state.withLock({ $0.countedSleepers >= count }) {
             return
         }

@@ -170,7 +170,7 @@ public final class ManualClock: Clock, Sendable {
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled before
     ///   enough sleepers come (the wait then ends at once and leaves nothing behind).
-    public func waitForSleepers(atLeast count: Int) async throws {
+    nonisolated(nonsending) public func waitForSleepers(atLeast count: Int) async throws {
         let id = state.withLock { state -> UInt64? in
             state.countedSleepers >= count ? nil : state.begin()
         }
