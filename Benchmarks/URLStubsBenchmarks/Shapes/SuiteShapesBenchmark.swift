@@ -209,9 +209,9 @@ struct SuiteShapesBenchmark {
             let requests = pool[(first + test) % pool.count]
             do {
                 answers += try await withStubScope { scope in
-                    // Captured, so that the closure is isolated to the caller's actor
-                    // as a test's own closure is (a closure captures an isolated
-                    // parameter's isolation only when it captures the parameter).
+                    // Captured, so that the closure is isolated to the caller's actor,
+                    // as a test's own closure is: a closure is isolated to an
+                    // `isolated` parameter only when it captures it.
                     _ = isolation
                     for request in requests {
                         await scope.stub(.get(request.url!.absoluteString), with: .data(body))
@@ -258,7 +258,7 @@ struct SuiteShapesBenchmark {
             "One-test row: each test (\(Self.requestsPerTest) requests, so \(requestsPerBatch / Self.requestsPerTest) tests per batch) uses URLs of its own. URLStubs: `withStubScope { scope in ... }` registering `.get(url) with: .data(body)` per URL, then the requests, then the scope's end (verification included). Baseline: build a 5-entry table, set the handler, make the requests, clear the handler.",
             "Reference row: both sides are the hand-rolled dictionary protocol, one of them first keeping its thread busy for \(BusyMockURLProtocol.extraMicroseconds) µs of CPU time in startLoading(); it shows what a known cost per request, spent where URLStubs spends its own, reads as in these paired ratios on this machine.",
             "Resolution rows: the template row's stub, each request resolved as startLoading() resolves it (recorded, matched, a use taken, its answer written down) but without URL loading or building the response, on one thread, by that thread's CPU clock; median over rounds of \(requestsPerBatch) requests. Warm: resolutions back to back. Caches emptied: each resolution after touching one byte per cache line of \(ResolutionCacheBenchmark.evictionBytes >> 20) MiB, less the same touching alone (paired, alternating order). In a test, Foundation's own work on each request comes between two resolutions, so a resolution there runs with caches between the two; the reference row says what a microsecond in startLoading() reads as.",
-            "Empty scope rows: `try await withStubScope { _ in }` in a loop of \(Format.number(Double(emptyScopes.perSample), digits: 0)) on a task outside any scope, per scope; median over \(emptyScopes.samples) samples after one warm-up. (The Swift Testing trait adds the trait's own work per test; it cannot run outside a test run, so it is not measured here.)",
+            "Empty scope rows: `try await withStubScope { _ in }` in a loop of \(Format.number(Double(emptyScopes.perSample), digits: 0)) on a task outside any scope (the main-actor rows: on a task isolated to the main actor), per scope; median over \(emptyScopes.samples) samples after one warm-up. (The Swift Testing trait adds the trait's own work per test; it cannot run outside a test run, so it is not measured here.)",
         ]
         let unexpected = comparisons.filter { $0.unexpected != 0 }
         if unexpected.isEmpty {

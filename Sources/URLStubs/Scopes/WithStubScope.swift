@@ -15,8 +15,9 @@ import Foundation
 /// and request log are freed.
 ///
 /// `body` runs on the caller's actor, and opening and ending the scope never leave
-/// it: a `@MainActor` test stays on the main actor throughout, and so do the
-/// scope's own calls (`stub`, `requests`, direct answers that need no waiting).
+/// it (unless drift checks are on: they wait for the network): a `@MainActor` test
+/// stays on the main actor throughout, and so do the scope's own calls (`stub`,
+/// `requests`, direct answers that need no waiting).
 ///
 /// ```swift
 /// try await withStubScope { scope in
@@ -174,8 +175,8 @@ public func withStubScope<Result>(
     return try await withVerifiedScope(name: options.name, location: location, clock: options.clock?(), isolation: isolation) { scope in
         // A closure is isolated to an `isolated` parameter only when it captures
         // it. Without this capture it would be nonisolated: every scope opened on an
-        // actor (a `@MainActor` test) would hop off it and back, two thread
-        // switches and about 15 µs per scope (the benchmark's main-actor rows).
+        // actor (a `@MainActor` test) would leave it and come back, two context
+        // switches and about 14 µs per scope (the benchmark's main-actor rows).
         _ = isolation
         try await scope.apply(options, openedIn: filePath, testCase: nil, location: location)
         return try await body(scope)
