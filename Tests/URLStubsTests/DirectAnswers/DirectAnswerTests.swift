@@ -1,7 +1,6 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Dispatch
 import Foundation
 import Testing
 @testable import URLStubs
@@ -221,36 +220,6 @@ struct DirectAnswerTests {
             #expect(seen.withLock { $0?.task } == caller)
             #expect(seen.withLock { $0?.scope } == scope)
         }
-    }
-
-    @Test("a scope that ends while a closure without await computes a direct answer fails it as a waiting request, and drops the closure's answer")
-    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
-    func scopeEndWhileClosureWithoutAwaitRuns() async throws {
-        let release = DispatchSemaphore(value: 0)
-        let (entered, signal) = AsyncStream<Void>.makeStream()
-        let answering = try await withStubScope("ending") { scope in
-            await scope.stub(.get(url)) { _ in
-                signal.yield()
-                release.wait() // Blocks the caller's thread: QueueActor's, not the cooperative pool's.
-                return .text("too late")
-            }
-            let answering = Task { @QueueActor [url] () -> URLError? in
-                do {
-                    _ = try await scope.data(from: url)
-                    return nil
-                } catch {
-                    return error as? URLError
-                }
-            }
-            var iterator = entered.makeAsyncIterator()
-            await iterator.next()
-            return answering
-        }
-        // The scope has ended; only now does the closure return.
-        release.signal()
-        let failure = await answering.value
-        #expect(failure?.code == .resourceUnavailable)
-        #expect(failure?.localizedDescription.contains("was still waiting for its response when scope #") == true)
     }
 
     @Test("a computed answer runs with its scope current, so requests it makes are answered there")

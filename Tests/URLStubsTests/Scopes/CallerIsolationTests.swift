@@ -1,6 +1,7 @@
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Dispatch
 import Foundation
 import Testing
 @_spi(Integration) @testable import URLStubs
@@ -15,6 +16,7 @@ import Testing
 @Suite(
     "Caller isolation",
     .serialized,
+    .timeLimit(.minutes(1)),
     .enabled(if: seedsAreChosenByTests, "URLSTUBS_SEED overrides the seed a test chooses"),
     .enabled(if: !liveChecksAreOnForRun, "URLSTUBS_VERIFY_LIVE sends every scope's requests to the network")
 )
@@ -78,6 +80,36 @@ struct CallerIsolationTests {
         #expect(CountingActor.shared.jobs - before == 0)
     }
 
+    @Test("a scope that ends while a closure without await computes a direct answer fails it as a waiting request, and drops the closure's answer")
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+    func scopeEndWhileClosureWithoutAwaitRuns() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let (entered, signal) = AsyncStream<Void>.makeStream()
+        let answering = try await withStubScope("ending") { scope in
+            await scope.stub(.get(Self.url)) { _ in
+                signal.yield()
+                release.wait() // Blocks the caller's thread: CountingActor's queue, not the cooperative pool's.
+                return .text("too late")
+            }
+            let answering = Task { @CountingActor () -> URLError? in
+                do {
+                    _ = try await scope.data(from: Self.url)
+                    return nil
+                } catch {
+                    return error as? URLError
+                }
+            }
+            var iterator = entered.makeAsyncIterator()
+            await iterator.next()
+            return answering
+        }
+        // The scope has ended; only now does the closure return.
+        release.signal()
+        let failure = await answering.value
+        #expect(failure?.code == .resourceUnavailable)
+        #expect(failure?.localizedDescription.contains("was still waiting for its response when scope #") == true)
+    }
+
     @Test("the count is not blind: a call that leaves the actor is counted when it comes back")
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
     @CountingActor func leavingTheActorIsCounted() async throws {
@@ -111,5 +143,28 @@ actor CountingActor {
     /// How many jobs were enqueued on the actor so far.
     nonisolated var jobs: Int {
         executor.count
+    }
+}
+
+/// A serial executor that runs its jobs, in order, on a dispatch queue of its own
+/// (not a thread of the cooperative pool, so a job may block), and counts them.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *)
+private final class CountingExecutor: SerialExecutor, @unchecked Sendable {
+    // @unchecked: `enqueued` is read and written only while `lock` is held.
+    private let lock = NSLock()
+    private var enqueued = 0
+    private let queue = DispatchQueue(label: "CountingExecutor")
+
+    /// How many jobs were enqueued so far.
+    var count: Int {
+        lock.withLock { enqueued }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        lock.withLock { enqueued += 1 }
+        let job = UnownedJob(job)
+        queue.async {
+            job.runSynchronously(on: self.asUnownedSerialExecutor())
+        }
     }
 }
