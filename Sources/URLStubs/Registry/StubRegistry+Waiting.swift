@@ -44,20 +44,25 @@ extension StubRegistry {
     /// for them for at most `timeout`.
     ///
     /// On the caller's actor: requests that have already arrived (or a scope that
-    /// has ended) are answered without leaving it; only a wait does.
+    /// has ended) are answered without leaving it, unless the pattern has
+    /// predicates; only a wait does.
     nonisolated(nonsending) func waitForRequests(matching pattern: RequestPattern, count: Int, in scope: StubScope, timeout: Duration) async throws -> [RecordedRequest] {
         guard timeout >= .zero else {
             throw RequestWaitError(.negativeTimeout, pattern: pattern, scope: scope, expected: count, timeout: timeout)
         }
         // Looked at here first: the operation of withTaskCancellationHandler below is
-        // nonisolated, so reaching it leaves the caller's actor.
-        switch startWait(for: pattern, count: count, in: scope, timeout: timeout, registering: nil) {
-        case .ended:
-            throw RequestWaitError(.scopeEnded, pattern: pattern, scope: scope, expected: count, timeout: timeout)
-        case let .arrived(requests):
-            return requests
-        case .waiting, .notYet:
-            break
+        // nonisolated, so reaching it leaves the caller's actor. Not with predicates:
+        // they run at most once per request each time it is matched, and a wait
+        // would match the requests already logged a second time below.
+        if !pattern.hasPredicates {
+            switch startWait(for: pattern, count: count, in: scope, timeout: timeout, registering: nil) {
+            case .ended:
+                throw RequestWaitError(.scopeEnded, pattern: pattern, scope: scope, expected: count, timeout: timeout)
+            case let .arrived(requests):
+                return requests
+            case .waiting, .notYet:
+                break
+            }
         }
         let id = withIsolation { registry in
             defer { registry.nextWaiterID += 1 }

@@ -117,6 +117,26 @@ struct RequestLogTests {
         }
     }
 
+    @Test("a wait for requests matched by a predicate runs the predicate once for each request already logged")
+    func waitRunsItsPredicateOncePerRequest() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get("https://api.example.com/items/{id}"), with: .status(200))
+            for index in 0..<2 {
+                _ = try await scope.data(from: URL(string: "https://api.example.com/items/\(index)")!)
+            }
+            let calls = Locked(0)
+            let counted = RequestPattern.predicate("counted") { _ in
+                calls.withLock { $0 += 1 }
+                return true
+            }
+            let error = await #expect(throws: RequestWaitError.self) {
+                _ = try await scope.waitForRequests(matching: counted, count: 3, timeout: .milliseconds(30))
+            }
+            #expect(error?.reason == .timedOut)
+            #expect(calls.withLock { $0 } == 2)
+        }
+    }
+
     @Test("waiting for a request that never comes times out with the whole message, listing what arrived")
     func waitTimesOut() async throws {
         let opened = #line + 1
