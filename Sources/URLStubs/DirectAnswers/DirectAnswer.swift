@@ -9,11 +9,9 @@ import Foundation
 /// The request is resolved by the same registry call as a request loaded through
 /// ``StubURLProtocol`` (logged, matched, a use of its stub taken, in one critical
 /// section), and its answer is the same ``Answer``, turned into what
-/// `URLSession.data(for:)` returns or throws. A fixed answer is returned at once,
-/// and so is one computed by a synchronous closure, run on the caller's thread in
-/// the request's scope (as `startLoading()` runs it); a delayed answer, or one
-/// computed by a closure that awaits, is produced by a task of its own and returned
-/// by whichever comes first:
+/// `URLSession.data(for:)` returns or throws. A fixed answer is returned at once; a
+/// delayed or computed one is produced by a task of its own and returned by
+/// whichever comes first:
 ///
 /// ```
 ///   waiting ──answer produced──────────────▶ answered
@@ -68,11 +66,8 @@ final class DirectAnswer: PendingAnswer {
     enum Start {
         /// The answer, needing no waiting (nothing is in flight).
         case answered(Answer)
-        /// The request is in flight in its scope until its deferred answer is
-        /// produced; with no resolution, nothing is left to produce: the scope ended
-        /// while an inline closure ran, and its failure comes through
-        /// ``abandon(with:)``.
-        case producing(DirectAnswer, StubRegistry.Resolution?, RedirectFollower)
+        /// The request is in flight in its scope until its deferred answer is produced.
+        case producing(DirectAnswer, StubRegistry.Resolution, RedirectFollower)
     }
 
     /// Resolves `request` (whose body is `body`) in `scope`, synchronously: the
@@ -82,14 +77,7 @@ final class DirectAnswer: PendingAnswer {
         let pending = DirectAnswer(scope: scope)
         var follower = RedirectFollower(route: pending.route, isFollowing: followingRedirects)
         var resolution = StubRegistry.shared.resolve(request, body: body, route: pending.route, pending: pending)
-        while true {
-            if case let .computeInline(respond, exchange) = resolution {
-                guard let computed = StubRegistry.Resolution.computedInline(respond, for: exchange, on: pending.route, pending: pending) else {
-                    return .producing(pending, nil, follower)
-                }
-                resolution = computed
-            }
-            guard var answer = Answer(immediately: resolution) else { break }
+        while var answer = Answer(immediately: resolution) {
             guard let hop = follower.next(after: &answer, pending: pending) else {
                 return .answered(answer)
             }
@@ -101,27 +89,23 @@ final class DirectAnswer: PendingAnswer {
     /// Produces a delayed, computed or streamed answer, or the failure that
     /// overtakes it; `play` plays a stream to its end (returning what it ended
     /// as, or `nil` when cancelled first) while the request is still in flight.
-    /// With no `resolution`, waits for the failure of the scope's end.
     func produce(
-        _ resolution: StubRegistry.Resolution?,
+        _ resolution: StubRegistry.Resolution,
         following follower: RedirectFollower,
         for request: URLRequest,
         playing play: @escaping @Sendable (Answer) async -> Answer?
     ) async -> Answer {
         let route = self.route
-        // With nothing to produce, there is no producing task: only the wait.
-        let work = resolution.map { resolution in
-            Task { [self] in
-                var follower = follower
-                // Settled when produced, unless it is a stream: then when it ends.
-                guard var answer = await follower.produce(resolution, for: self) else { return }
-                if case .stream = answer {
-                    // When the scope ended first, its failure comes through abandon(with:).
-                    guard let whole = await play(answer), StubRegistry.shared.settle(self, on: route) else { return }
-                    answer = whole
-                }
-                finish(with: answer) // This task is the producer: nothing to cancel.
+        let work = Task { [self] in
+            var follower = follower
+            // Settled when produced, unless it is a stream: then when it ends.
+            guard var answer = await follower.produce(resolution, for: self) else { return }
+            if case .stream = answer {
+                // When the scope ended first, its failure comes through abandon(with:).
+                guard let whole = await play(answer), StubRegistry.shared.settle(self, on: route) else { return }
+                answer = whole
             }
+            finish(with: answer) // This task is the producer: nothing to cancel.
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -138,7 +122,7 @@ final class DirectAnswer: PendingAnswer {
                     }
                 }
                 if let ready {
-                    work?.cancel()
+                    work.cancel()
                     continuation.resume(returning: ready)
                 }
             }

@@ -35,7 +35,7 @@ extension StubScope {
     /// - Throws: The stub's error, a `URLError` explaining why no stub answered, or
     ///   `URLError(.cancelled)` when the calling task is cancelled, before asking
     ///   (then no request is made, as with `URLSession` on Apple platforms) or while
-    ///   waiting for a delayed answer or one computed by a closure that awaits.
+    ///   waiting for a delayed or computed answer.
     nonisolated(nonsending) public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         try await DirectAnswer.answer(request, body: RequestBody.read(from: request), in: self)
     }

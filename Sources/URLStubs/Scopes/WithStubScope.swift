@@ -17,7 +17,7 @@ import Foundation
 /// `body` runs on the caller's actor, and opening and ending the scope never leave
 /// it (unless drift checks are on: they wait for the network): a `@MainActor` test
 /// stays on the main actor throughout, and so do the scope's own calls (`stub`,
-/// `requests`, direct answers that need no waiting).
+/// `requests`, direct answers with a fixed response).
 ///
 /// ```swift
 /// try await withStubScope { scope in

@@ -184,7 +184,7 @@ struct ServedConnection {
     private func waitForAnswer(
         of exchange: ServedExchange,
         from pending: DirectAnswer,
-        resolution: StubRegistry.Resolution?,
+        resolution: StubRegistry.Resolution,
         following follower: RedirectFollower,
         closes: Bool
     ) -> Bool {
