@@ -13,7 +13,12 @@ let package = Package(
         .target(name: "URLStubsTesting", dependencies: ["URLStubs"]),
         .executableTarget(
             name: "URLStubsBenchmarks",
-            dependencies: ["URLStubs"],
+            dependencies: [
+                "URLStubs",
+                // For the `.stubbed` trait's cost per test: linked on Linux only, where
+                // Swift Testing is a library of the toolchain (see TraitScopes.swift).
+                .target(name: "URLStubsTesting", condition: .when(platforms: [.linux])),
+            ],
             path: "Benchmarks/URLStubsBenchmarks"
         ),
         .testTarget(

@@ -132,14 +132,17 @@ struct SuiteShapesBenchmark {
 
         var emptySamples: [BatchSample] = []
         var mainActorEmptySamples: [BatchSample] = []
+        var traitSamples: [BatchSample] = []
         for round in 0...emptyScopes.samples {
             Progress.log("shapes: empty scopes \(round)/\(emptyScopes.samples)")
             let count = emptyScopes.perSample
             let sample = await outside.run { await Self.emptyScopes(count) }
             let mainActorSample = await Task { @MainActor in await Self.emptyScopes(count) }.value
+            let traitSample = TraitScopes.isMeasured ? await outside.run { await TraitScopes.measure(count) } : nil
             if round > 0 { // The first warms up.
                 emptySamples.append(sample)
                 mainActorEmptySamples.append(mainActorSample)
+                traitSamples += traitSample.map { [$0] } ?? []
             }
         }
 
@@ -154,8 +157,9 @@ struct SuiteShapesBenchmark {
             ReportRow.samples("empty `withStubScope { _ in }`, CPU time per scope", unit: "µs", emptySamples.map(\.cpuPerRequest), isReference: false),
             ReportRow.samples("the same on the main actor, CPU time per scope", unit: "µs", mainActorEmptySamples.map(\.cpuPerRequest), isReference: false),
             ReportRow.samples("the same on the main actor, context switches per scope", unit: "switches", mainActorEmptySamples.map(\.contextSwitchesPerRequest), isReference: false, goal: .valueAtMost(0.1, "≤ 0.10 switches")),
-        ] + resolutionRows
-        return section(comparisons, rows: rows, unmatchedReports: unmatchedReports)
+        ] + traitRows(traitSamples) + resolutionRows
+        let failedScopes = (emptySamples + mainActorEmptySamples + traitSamples).reduce(0) { $0 + $1.unexpected }
+        return section(comparisons, rows: rows, unmatchedReports: unmatchedReports, failedScopes: failedScopes)
     }
 
     /// The URL of user `index`, answered by the computed stub.
@@ -246,8 +250,16 @@ struct SuiteShapesBenchmark {
         return meter.stop(requests: count, requestMicroseconds: [], unexpected: failed)
     }
 
+    /// The rows of the `.stubbed` trait's cost per test, where it is measured.
+    private func traitRows(_ samples: [BatchSample]) -> [ReportRow] {
+        guard !samples.isEmpty else { return [] }
+        return [
+            ReportRow.samples("the `.stubbed` trait around an empty test (its provideScope), CPU time per test", unit: "µs", samples.map(\.cpuPerRequest), isReference: false),
+        ]
+    }
+
     /// Builds the report section.
-    private func section(_ comparisons: [Comparison], rows: [ReportRow], unmatchedReports: Int) -> ReportSection {
+    private func section(_ comparisons: [Comparison], rows: [ReportRow], unmatchedReports: Int, failedScopes: Int) -> ReportSection {
         let batch = Format.number(Double(requestsPerBatch), digits: 0)
         var notes = [
             "Which row is your suite: tests whose stubs compute answers from the request (`stub(...) { request in ... }`) read the computed row; tests that stub URL templates with fixed bodies read the template row; the one-test row is the whole cost per request of a typical short test (scope, a few stubs, a few requests); the unmatched row is what a request no stub matches costs (its URLError carries the near-miss report).",
@@ -258,13 +270,18 @@ struct SuiteShapesBenchmark {
             "One-test row: each test (\(Self.requestsPerTest) requests, so \(requestsPerBatch / Self.requestsPerTest) tests per batch) uses URLs of its own. URLStubs: `withStubScope { scope in ... }` registering `.get(url) with: .data(body)` per URL, then the requests, then the scope's end (verification included). Baseline: build a 5-entry table, set the handler, make the requests, clear the handler.",
             "Reference row: both sides are the hand-rolled dictionary protocol, one of them first keeping its thread busy for \(BusyMockURLProtocol.extraMicroseconds) µs of CPU time in startLoading(); it shows what a known cost per request, spent where URLStubs spends its own, reads as in these paired ratios on this machine.",
             "Resolution rows: the template row's stub, each request resolved as startLoading() resolves it (recorded, matched, a use taken, its answer written down) but without URL loading or building the response, on one thread, by that thread's CPU clock; median over rounds of \(requestsPerBatch) requests. Warm: resolutions back to back. Caches emptied: each resolution after touching one byte per cache line of \(ResolutionCacheBenchmark.evictionBytes >> 20) MiB, less the same touching alone (paired, alternating order). In a test, Foundation's own work on each request comes between two resolutions, so a resolution there runs with caches between the two; the reference row says what a microsecond in startLoading() reads as.",
-            "Empty scope rows: `try await withStubScope { _ in }` in a loop of \(Format.number(Double(emptyScopes.perSample), digits: 0)) on a task outside any scope (the main-actor rows: on a task isolated to the main actor), per scope; median over \(emptyScopes.samples) samples after one warm-up. (The Swift Testing trait adds the trait's own work per test; it cannot run outside a test run, so it is not measured here.)",
+            "Empty scope rows: `try await withStubScope { _ in }` in a loop of \(Format.number(Double(emptyScopes.perSample), digits: 0)) on a task outside any scope (the main-actor rows: on a task isolated to the main actor), per scope; median over \(emptyScopes.samples) samples after one warm-up. " + (TraitScopes.isMeasured
+                ? "Trait row: the `.stubbed` trait's provideScope(for:testCase:performing:) called directly around an empty test, in the same loops, alternating with the empty scopes: the trait's own work per test case (its scope, the options it merges, the task-locals it binds); what Swift Testing does to find and call a test's traits is not included."
+                : "The `.stubbed` trait is measured on Linux only, where Swift Testing is a library any target may link."),
         ]
         let unexpected = comparisons.filter { $0.unexpected != 0 }
         if unexpected.isEmpty {
             notes.append("Every measured request ended as expected (the right body, or an error for the unmatched row).")
         } else {
             notes.append("UNEXPECTED answers (wrong body or error): " + unexpected.map { "\($0.name): \($0.unexpected)" }.joined(separator: ", "))
+        }
+        if failedScopes != 0 {
+            notes.append("UNEXPECTED: \(failedScopes) of the measured empty scopes and trait runs threw.")
         }
         notes.append("The unmatched comparison's scope reported \(Format.number(Double(unmatchedReports), digits: 0)) problems when it ended (one per unmatched URLStubs request, warm-up included).")
         return ReportSection(
