@@ -131,7 +131,7 @@ public struct RequestPattern: Sendable {
                 problem = error.message
             }
         }
-        parts = Parts(method: method?.uppercased(), url: parsed, conditions: [], problem: problem, urlSource: url)
+        parts = Parts(method: method.map(HTTPMethod.uppercased), url: parsed, conditions: [], problem: problem, urlSource: url)
     }
 
     /// Whether the pattern has a `.predicate` condition, at its top or inside an

@@ -21,11 +21,23 @@ final class URLPattern: Sendable {
     let source: String
     /// The origin to match; `nil` for a path-only pattern such as `/users/{id}`.
     let origin: RequestTarget?
-    let segments: [Segment]
+    /// The path's segments as parsed, or `nil` for a literal path in normal form,
+    /// which is matched whole against ``origin``'s path (see ``segments``).
+    private let parsedSegments: [Segment]?
     /// How many of ``segments`` are parameters.
     let parameterCount: Int
     /// The query items required exactly (in any order), when the pattern has a `?`.
     let query: [QueryItem]?
+
+    /// The path's segments. A literal path in normal form (most stubs' pattern)
+    /// keeps none: it is matched as one piece of text, and its segments are made
+    /// only for the rare reader that needs them (a near-miss report).
+    var segments: [Segment] {
+        guard let parsedSegments else {
+            return Self.literalSegments(ofPath: origin?.path ?? "/")
+        }
+        return parsedSegments
+    }
 
     /// The exact-index key when the pattern names an origin and a literal path.
     var routeKey: String? {
@@ -34,61 +46,69 @@ final class URLPattern: Sendable {
     }
 
     private var isLiteral: Bool {
-        segments.allSatisfy { if case .literal = $0 { true } else { false } }
+        guard let parsedSegments else { return true }
+        return parsedSegments.allSatisfy { if case .literal = $0 { true } else { false } }
     }
 
     /// Parses `source`, throwing a sentence that says what is wrong with it.
     convenience init(parsing source: String) throws(PatternError) {
-        if let literal = Self.literalInNormalForm(source) {
-            self.init(source: source, origin: literal.origin, segments: literal.segments, query: nil)
+        if let origin = Self.literalInNormalForm(source) {
+            self.init(source: source, literalIn: origin)
         } else {
             try self.init(parsingInFull: source)
         }
     }
 
-    private init(source: String, origin: RequestTarget?, segments: [Segment], query: [QueryItem]?) {
+    /// A pattern whose path is the literal path of `origin`, in normal form.
+    private init(source: String, literalIn origin: RequestTarget) {
         self.source = source
         self.origin = origin
-        self.segments = segments
-        parameterCount = Self.parameterCount(of: segments)
-        self.query = query
+        parsedSegments = nil
+        parameterCount = 0
+        query = nil
     }
 
-    /// The origin and segments of `source` when it is the pattern most stubs are
-    /// written with: an absolute URL in normal form (see ``RequestTarget``), an
-    /// ASCII host, and a literal path written as it is matched, with no query and
-    /// no fragment. Read in one pass; `nil` for any other pattern, which
-    /// ``init(parsingInFull:)`` reads (and rejects, when it is malformed).
-    private static func literalInNormalForm(_ source: String) -> (origin: RequestTarget, segments: [Segment])? {
+    /// The origin of `source` when it is the pattern most stubs are written with:
+    /// an absolute URL in normal form (see ``RequestTarget``), an ASCII host, and a
+    /// literal path written as it is matched, with no query and no fragment. Read
+    /// in one pass; `nil` for any other pattern, which ``init(parsingInFull:)``
+    /// reads (and rejects, when it is malformed).
+    private static func literalInNormalForm(_ source: String) -> RequestTarget? {
         guard let origin = RequestTarget.inNormalForm(source), origin.query == nil,
               URLText.isValidScheme(origin.scheme[...]), origin.host.utf8.allSatisfy(URLText.isHostCharacter)
         else { return nil }
         // The route key ends where the path does: anything after it is a query or a fragment.
-        guard source.utf8.count == origin.routeKey.utf8.count else { return nil }
-        let segments = origin.path.utf8.withContiguousStorageIfAvailable(literalSegments(ofPath:)) ?? nil
-        return segments.map { (origin, $0) }
+        guard source.utf8.count == origin.routeKey.utf8.count,
+              origin.path.utf8.withContiguousStorageIfAvailable(isLiteralPath) ?? false
+        else { return nil }
+        return origin
     }
 
-    /// The literal segments of the bytes of a path that starts with `/`, when
-    /// every byte may be matched as written and no segment is a wildcard.
-    private static func literalSegments(ofPath path: UnsafeBufferPointer<UInt8>) -> [Segment]? {
-        var segments: [Segment] = []
-        segments.reserveCapacity(path.reduce(0) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) })
+    /// Whether the bytes of a path that starts with `/` may each be matched as
+    /// written, with no segment a wildcard (`*` or `**`).
+    private static func isLiteralPath(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
         var start = 1
         for index in 1...path.count {
             guard index == path.count || path[index] == UInt8(ascii: "/") else {
                 let byte = path[index]
-                guard byte == UInt8(ascii: "%") || URLText.isPathCharacter(byte) else { return nil }
+                guard byte == UInt8(ascii: "%") || URLText.isPathCharacter(byte) else { return false }
                 continue
             }
             let segment = UnsafeBufferPointer(rebasing: path[start..<index])
             if !segment.isEmpty, segment.count <= 2, segment.allSatisfy({ $0 == UInt8(ascii: "*") }) {
-                return nil // A wildcard, not a literal.
+                return false // A wildcard, not a literal.
             }
-            segments.append(.literal(String(decoding: segment, as: UTF8.self)))
             start = index + 1
         }
-        return segments
+        return true
+    }
+
+    /// The segments of `path`, a literal path in normal form: its text between
+    /// the `/`s, each a literal.
+    private static func literalSegments(ofPath path: String) -> [Segment] {
+        path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { bytes in
+            .literal(String(Substring(bytes)))
+        }
     }
 
     /// Parses `source` however it is written, throwing a sentence that says what
@@ -108,7 +128,8 @@ final class URLPattern: Sendable {
             }
             let mark = text.utf8.firstIndex(of: UInt8(ascii: "?"))
             origin = nil
-            segments = try Self.parseSegments(mark.map { text[..<$0] } ?? text, in: source).segments
+            let segments = try Self.parseSegments(mark.map { text[..<$0] } ?? text, in: source).segments
+            parsedSegments = segments
             parameterCount = Self.parameterCount(of: segments)
             query = mark.map { URLText.queryItems(text[text.utf8.index(after: $0)...]) }
             return
@@ -154,7 +175,7 @@ final class URLPattern: Sendable {
         }
         let path = parts.path.isEmpty ? "/" : parts.path
         let (segments, isVerbatim) = try Self.parseSegments(path, in: source)
-        self.segments = segments
+        parsedSegments = segments
         parameterCount = Self.parameterCount(of: segments)
         let literalPath = isVerbatim ? String(path) : "/" + segments.map { segment in
             if case let .literal(text) = segment { text } else { "" }
@@ -264,8 +285,13 @@ final class URLPattern: Sendable {
         let slash = UInt8(ascii: "/")
         // Where the next segment starts; `nil` once there is none. A path that does
         // not start with `/` has no segments.
+        guard let parsedSegments else {
+            // A literal path: the segments would be compared one by one to the
+            // end, which is comparing the whole path.
+            return Self.bytes(bytes, equal: origin?.path ?? "/")
+        }
         var next: Int? = bytes.first == slash ? 1 : nil
-        for segment in segments {
+        for segment in parsedSegments {
             if case .rest = segment {
                 return true
             }

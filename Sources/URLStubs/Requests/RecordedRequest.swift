@@ -83,9 +83,8 @@ public struct RecordedRequest: Sendable {
     /// Reads `urlRequest`, whose URL the caller has already read as `url` (each
     /// read of a request's URL is a call into Foundation).
     init(urlRequest: URLRequest, url: URL, body: Data?, sequenceNumber: UInt64) {
-        let method = urlRequest.httpMethod ?? "GET"
         storage = Storage(
-            method: method == "GET" || method == "POST" ? method : method.uppercased(),
+            method: HTTPMethod.uppercased(urlRequest.httpMethod ?? "GET"),
             url: url,
             headers: urlRequest.allHTTPHeaderFields ?? [:],
             body: body,

@@ -38,7 +38,7 @@ struct MatchingTests {
         }
     }
 
-    @Test("the method must match, and .any matches every method")
+    @Test("the method must match, whatever its case, and .any matches every method")
     func methods() async throws {
         try await inScope { scope in
             await scope.stub(.post("https://api.example.com/m"), with: .text("post"))
@@ -46,6 +46,7 @@ struct MatchingTests {
             await scope.stub(.any("https://api.example.com/anything"), with: .text("any"))
             #expect(await send("https://api.example.com/m", method: "POST") == "post")
             #expect(await send("https://api.example.com/m", method: "PURGE") == "purge")
+            #expect(await send("https://api.example.com/m", method: "pUrGe") == "purge")
             #expect(await send("https://api.example.com/m") == unmatched)
             #expect(await send("https://api.example.com/anything", method: "DELETE") == "any")
             #expect(await send("https://api.example.com/anything", method: "OPTIONS") == "any")

@@ -151,6 +151,23 @@ struct URLTextTests {
         }
     }
 
+    @Test("a literal pattern read by its fast path matches exactly the paths the full parse's segments match", arguments: [
+        "https://api.example.com/users/1",
+        "https://api.example.com/",
+        "https://api.example.com/v1/",
+        "https://api.example.com//a",
+        "https://api.example.com/a%20b/c",
+    ])
+    func patternFastPathMatchesAsTheFullParse(_ source: String) throws {
+        let fast = try URLPattern(parsing: source)
+        let full = try URLPattern(parsingInFull: source)
+        let paths = ["/users/1", "/users/1/", "/users//1", "/users", "/users/12", "/", "", "//", "/v1", "/v1/", "/v1//", "//a", "/a", "/a%20b/c", "/a%20B/c", "/a b/c"]
+        for path in paths {
+            #expect(fast.matches(path: path) == full.matches(path: path), "\(source) and \(path)")
+            #expect(fast.parameters(inPath: path) == full.parameters(inPath: path), "\(source) and \(path)")
+        }
+    }
+
     /// What `parse` returns or throws. (`Result(catching:)` keeps a typed error only
     /// on runtimes newer than the package's Apple deployment targets.)
     private static func outcome(_ parse: () throws(PatternError) -> URLPattern) -> Result<URLPattern, PatternError> {
