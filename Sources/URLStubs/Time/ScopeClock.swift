@@ -3,10 +3,42 @@
 ///
 /// Nested scopes take the clock of the scope they are nested in unless they are
 /// given one. A class: every logged request keeps its scope's clock, and a
-/// reference is one retain where the closures and clock inside are four.
+/// reference is one retain where the closures and clock inside are four. The
+/// continuous clock, which nearly every scope has, is one allocation and reads
+/// its time directly (each request reads it); a given clock is read through
+/// closures made for it.
 final class ScopeClock: Sendable {
+    /// How the clock is read.
+    private enum Kind: Sendable {
+        /// The continuous clock, since `start`.
+        case continuous(start: ContinuousClock.Instant)
+        /// A clock the test gave, read through these closures (see ``given(_:)``).
+        case given(
+            sleep: @Sendable (Duration) async -> Bool,
+            watch: @Sendable (_ until: Duration) async -> Bool,
+            elapsed: @Sendable () -> Duration
+        )
+    }
+
+    private let kind: Kind
+    /// The clock as the test gave it.
+    let base: any Clock<Duration>
+
+    /// Whether this is the continuous clock the scope uses by default.
+    var isContinuous: Bool {
+        if case .continuous = kind { true } else { false }
+    }
+
     /// Waits `duration` on the clock; `false` when the waiting task is cancelled first.
-    let sleep: @Sendable (Duration) async -> Bool
+    func sleep(_ duration: Duration) async -> Bool {
+        switch kind {
+        case .continuous:
+            await sleepUnlessCancelled(for: duration)
+        case let .given(sleep, _, _):
+            await sleep(duration)
+        }
+    }
+
     /// Waits until the clock reads `until` since the scope opened (at once when it
     /// already does), for a request's timeout watched while the request waits on
     /// something else; `false` when the waiting task is cancelled first. On a
@@ -14,26 +46,28 @@ final class ScopeClock: Sendable {
     /// sleepers sees the wait the request is in, not its timeout; and its deadline
     /// is that instant, not a duration from when the wait began, so that an advance
     /// made before the watch begins still ends it.
-    let watch: @Sendable (_ until: Duration) async -> Bool
+    func watch(_ until: Duration) async -> Bool {
+        switch kind {
+        case .continuous:
+            await sleepUnlessCancelled(for: until - elapsed())
+        case let .given(_, watch, _):
+            await watch(until)
+        }
+    }
+
     /// How much time the clock says has passed since the scope opened.
-    let elapsed: @Sendable () -> Duration
-    /// Whether this is the continuous clock the scope uses by default.
-    let isContinuous: Bool
-    /// The clock as the test gave it.
-    let base: any Clock<Duration>
+    func elapsed() -> Duration {
+        switch kind {
+        case let .continuous(start):
+            start.duration(to: ContinuousClock.now)
+        case let .given(_, _, elapsed):
+            elapsed()
+        }
+    }
 
     /// The continuous clock, with waits kept in one timer heap (see ``Delays``).
     static func continuous() -> ScopeClock {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let elapsed: @Sendable () -> Duration = { start.duration(to: clock.now) }
-        return ScopeClock(
-            sleep: { await sleepUnlessCancelled(for: $0) },
-            watch: { await sleepUnlessCancelled(for: $0 - elapsed()) },
-            elapsed: elapsed,
-            isContinuous: true,
-            base: clock
-        )
+        ScopeClock(kind: .continuous(start: .now), base: ContinuousClock())
     }
 
     /// `clock`, as given to a scope.
@@ -57,13 +91,8 @@ final class ScopeClock: Sendable {
         } else {
             watch = { await sleepInSteps(for: $0 - elapsed(), on: clock, isCounted: false, manual: nil) }
         }
-        return ScopeClock(
-            sleep: { await sleepInSteps(for: $0, on: clock, isCounted: true, manual: manual) },
-            watch: watch,
-            elapsed: elapsed,
-            isContinuous: false,
-            base: clock
-        )
+        let sleep: @Sendable (Duration) async -> Bool = { await sleepInSteps(for: $0, on: clock, isCounted: true, manual: manual) }
+        return ScopeClock(kind: .given(sleep: sleep, watch: watch, elapsed: elapsed), base: clock)
     }
 
     /// Waits `duration` on `clock` a day at a time, as the continuous clock's
@@ -88,17 +117,8 @@ final class ScopeClock: Sendable {
         return !Task.isCancelled
     }
 
-    private init(
-        sleep: @escaping @Sendable (Duration) async -> Bool,
-        watch: @escaping @Sendable (Duration) async -> Bool,
-        elapsed: @escaping @Sendable () -> Duration,
-        isContinuous: Bool,
-        base: any Clock<Duration>
-    ) {
-        self.sleep = sleep
-        self.watch = watch
-        self.elapsed = elapsed
-        self.isContinuous = isContinuous
+    private init(kind: Kind, base: any Clock<Duration>) {
+        self.kind = kind
         self.base = base
     }
 
