@@ -199,6 +199,9 @@ extension RequestPattern {
     /// The pattern's path as written: `/users/{id}/*`. Written into one string,
     /// segment by segment (it is built for every near miss of an unmatched request).
     static func pathText(_ url: URLPattern) -> String {
+        if let literal = url.literalPath {
+            return literal // Its segments joined by `/`, as written.
+        }
         var text = ""
         for segment in url.segments {
             text += "/"

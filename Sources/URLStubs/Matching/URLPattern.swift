@@ -39,6 +39,12 @@ final class URLPattern: Sendable {
         return parsedSegments
     }
 
+    /// The path of a literal path in normal form, which is matched whole and is
+    /// also the path written out (a near-miss report's); `nil` for other paths.
+    var literalPath: String? {
+        parsedSegments == nil ? origin?.path : nil
+    }
+
     /// The exact-index key when the pattern names an origin and a literal path.
     var routeKey: String? {
         guard let origin, isLiteral else { return nil }
@@ -288,7 +294,7 @@ final class URLPattern: Sendable {
         guard let parsedSegments else {
             // A literal path: the segments would be compared one by one to the
             // end, which is comparing the whole path.
-            return Self.bytes(bytes, equal: origin?.path ?? "/")
+            return Self.bytes(bytes, equal: literalPath ?? "/")
         }
         var next: Int? = bytes.first == slash ? 1 : nil
         for segment in parsedSegments {
