@@ -1,4 +1,4 @@
-#if os(Linux)
+#if os(Linux) && compiler(>=6.3)
 import Testing
 import URLStubsTesting
 
@@ -11,6 +11,14 @@ import URLStubsTesting
 /// bundles find at run time. What Swift Testing itself does to run a test's
 /// traits (finding them, ordering them, calling them) is not included: it is the
 /// same for any scoping trait.
+///
+/// Two differences from a test run, neither of which changes the trait's work
+/// here: the test case is `nil` (Swift Testing passes the case it runs; a test
+/// case can only be made by Swift Testing, and the trait reads it only to name a
+/// cassette, which this test has none of), and the test is made by
+/// `Test.__function`, the entry point the `@Test` macro expands to: an
+/// underscored API, in the form Swift 6.3's Swift Testing has (hence the compiler
+/// check: an older toolchain measures no trait).
 enum TraitScopes {
     /// Whether this platform measures the trait.
     static let isMeasured = true
@@ -45,7 +53,7 @@ enum TraitScopes {
 #else
 /// The `.stubbed` trait's own work per test case: not measured on this platform,
 /// where Swift Testing is a framework of Xcode's that only test bundles find at
-/// run time.
+/// run time (nor with a toolchain older than Swift 6.3, see the Linux form).
 enum TraitScopes {
     /// Whether this platform measures the trait.
     static let isMeasured = false

@@ -30,8 +30,9 @@ final class URLPattern: Sendable {
     let query: [QueryItem]?
 
     /// The path's segments. A literal path in normal form (most stubs' pattern)
-    /// keeps none: it is matched as one piece of text, and its segments are made
-    /// only for the rare reader that needs them (a near-miss report).
+    /// keeps none: it is matched, and written out, as one piece of text
+    /// (``literalPath``), and its segments are made when asked for (the tests hold
+    /// them to the full parse's).
     var segments: [Segment] {
         guard let parsedSegments else {
             return Self.literalSegments(ofPath: origin?.path ?? "/")
@@ -253,8 +254,9 @@ final class URLPattern: Sendable {
     /// Whether the percent-encoded `path` matches the pattern's segments.
     ///
     /// Walks the path's bytes segment by segment (a segment runs from after a `/` to
-    /// the next one) and allocates nothing: what the parameters captured is read
-    /// only when asked for (see ``parameters(inPath:)`` and ``PathCaptures``).
+    /// the next one), or compares them whole with a literal path in normal form, and
+    /// allocates nothing: what the parameters captured is read only when asked for
+    /// (see ``parameters(inPath:)`` and ``PathCaptures``).
     func matches(path: String) -> Bool {
         withBytes(of: path) { walk($0, capturing: nil) } ?? false
     }
@@ -288,14 +290,14 @@ final class URLPattern: Sendable {
     /// Whether the path `bytes` match the segments, handing each parameter's name
     /// and the bytes it captured (whole UTF-8, never empty) to `capture`.
     private func walk(_ bytes: UnsafeBufferPointer<UInt8>, capturing capture: ((String, UnsafeBufferPointer<UInt8>) -> Void)?) -> Bool {
-        let slash = UInt8(ascii: "/")
-        // Where the next segment starts; `nil` once there is none. A path that does
-        // not start with `/` has no segments.
         guard let parsedSegments else {
             // A literal path: the segments would be compared one by one to the
             // end, which is comparing the whole path.
             return Self.bytes(bytes, equal: literalPath ?? "/")
         }
+        let slash = UInt8(ascii: "/")
+        // Where the next segment starts; `nil` once there is none. A path that does
+        // not start with `/` has no segments.
         var next: Int? = bytes.first == slash ? 1 : nil
         for segment in parsedSegments {
             if case .rest = segment {
