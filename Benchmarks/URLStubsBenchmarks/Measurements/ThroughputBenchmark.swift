@@ -111,18 +111,22 @@ struct ThroughputBenchmark {
             }
         }
         let share = concurrentBatch / Self.concurrentScopes
+        var notes = [
+            "Method: a batch is \(Format.number(Double(sequentialBatch), digits: 0)) requests (sequential) or \(Format.number(Double(concurrentBatch), digits: 0)) (64 scopes), the same on both sides; batches alternate B V V B ... after \(warmUpPairs) discarded pair(s). Throughput = requests / the batch's wall time; paired = the median over pairs of hand-rolled batch time / URLStubs batch time (above 1 means URLStubs is faster). CPU time and context switches are the whole process's over the batch, per request, as in the interception section.",
+            "Sequential: one task in a scope with one stub makes the batch's requests back to back; the baseline's batches run on the same task through the hand-rolled protocol's session. No other scope of this section is open yet.",
+            "64 scopes (opened after the sequential comparison): 64 long-lived tasks, each inside its own scope, which stubs the shared URL with a body of its own; a batch gives each task \(share) requests, released together once all are waiting, and lasts from the release to the last response. The hand-rolled batches run on the same 64 tasks through the baseline session. A request's wall time is timed within its task, so it includes waiting behind the other 63 tasks.",
+            "Every response is checked after its batch's readings: a body of another scope counts as delivered to the wrong scope; an error or any other body as failed. The unpaired rows divide the 64-task median throughput by the 1-task one, per side.",
+        ]
+        if tally.misdelivered != 0 || tally.failed != 0 {
+            notes.append("UNEXPECTED: \(tally.misdelivered) responses delivered to the wrong scope, \(tally.failed) failed requests or wrong bodies.")
+        }
         return ReportSection(
             name: MeasurementKind.throughput.rawValue,
             title: "Throughput: one task, and 64 scopes at once through one shared session",
             baseline: "the hand-rolled protocol making the same requests from the same tasks, paired batch by batch",
             comparisons: comparisons,
             rows: rows,
-            notes: [
-                "Method: a batch is \(Format.number(Double(sequentialBatch), digits: 0)) requests (sequential) or \(Format.number(Double(concurrentBatch), digits: 0)) (64 scopes), the same on both sides; batches alternate B V V B ... after \(warmUpPairs) discarded pair(s). Throughput = requests / the batch's wall time; paired = the median over pairs of hand-rolled batch time / URLStubs batch time (above 1 means URLStubs is faster). CPU time and context switches are the whole process's over the batch, per request, as in the interception section.",
-                "Sequential: one task in a scope with one stub makes the batch's requests back to back; the baseline's batches run on the same task through the hand-rolled protocol's session. No other scope of this section is open yet.",
-                "64 scopes (opened after the sequential comparison): 64 long-lived tasks, each inside its own scope, which stubs the shared URL with a body of its own; a batch gives each task \(share) requests, released together once all are waiting, and lasts from the release to the last response. The hand-rolled batches run on the same 64 tasks through the baseline session. A request's wall time is timed within its task, so it includes waiting behind the other 63 tasks.",
-                "Every response is checked after its batch's readings: a body of another scope counts as delivered to the wrong scope; an error or any other body as failed. The unpaired rows divide the 64-task median throughput by the 1-task one, per side.",
-            ]
+            notes: notes
         )
     }
 }
