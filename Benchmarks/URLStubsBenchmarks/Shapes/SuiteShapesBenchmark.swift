@@ -142,7 +142,9 @@ struct SuiteShapesBenchmark {
             if round > 0 { // The first warms up.
                 emptySamples.append(sample)
                 mainActorEmptySamples.append(mainActorSample)
-                traitSamples += traitSample.map { [$0] } ?? []
+                if let traitSample {
+                    traitSamples.append(traitSample)
+                }
             }
         }
 
@@ -272,7 +274,7 @@ struct SuiteShapesBenchmark {
             "Resolution rows: the template row's stub, each request resolved as startLoading() resolves it (recorded, matched, a use taken, its answer written down) but without URL loading or building the response, on one thread, by that thread's CPU clock; median over rounds of \(requestsPerBatch) requests. Warm: resolutions back to back. Caches emptied: each resolution after touching one byte per cache line of \(ResolutionCacheBenchmark.evictionBytes >> 20) MiB, less the same touching alone (paired, alternating order). In a test, Foundation's own work on each request comes between two resolutions, so a resolution there runs with caches between the two; the reference row says what a microsecond in startLoading() reads as.",
             "Empty scope rows: `try await withStubScope { _ in }` in a loop of \(Format.number(Double(emptyScopes.perSample), digits: 0)) on a task outside any scope (the main-actor rows: on a task isolated to the main actor), per scope; median over \(emptyScopes.samples) samples after one warm-up. " + (TraitScopes.isMeasured
                 ? "Trait row: the `.stubbed` trait's provideScope(for:testCase:performing:) called directly around an empty test, in the same loops, alternating with the empty scopes: the trait's own work per test case (its scope, the options it merges, the task-locals it binds); what Swift Testing does to find and call a test's traits is not included."
-                : "The `.stubbed` trait is measured on Linux only, where Swift Testing is a library any target may link."),
+                : "The `.stubbed` trait is measured on Linux only (with Swift 6.3 or later), where Swift Testing is a library any target may link."),
         ]
         let unexpected = comparisons.filter { $0.unexpected != 0 }
         if unexpected.isEmpty {
