@@ -8,35 +8,32 @@
 /// its time directly (each request reads it); a given clock is read through
 /// closures made for it.
 final class ScopeClock: Sendable {
-    /// How the clock is read.
-    private enum Kind: Sendable {
-        /// The continuous clock, since `start`.
-        case continuous(start: ContinuousClock.Instant)
-        /// A clock the test gave, read through these closures (see ``given(_:)``).
-        case given(
-            sleep: @Sendable (Duration) async -> Bool,
-            watch: @Sendable (_ until: Duration) async -> Bool,
-            elapsed: @Sendable () -> Duration
-        )
+    /// A clock the test gave, read through closures made for it (see ``given(_:)``).
+    private struct Given: Sendable {
+        let sleep: @Sendable (Duration) async -> Bool
+        let watch: @Sendable (_ until: Duration) async -> Bool
+        let elapsed: @Sendable () -> Duration
     }
 
-    private let kind: Kind
+    /// The given clock's closures, or `nil` for the continuous clock, which is
+    /// read from `start` directly. Two stored properties rather than an enum of
+    /// the two: taking a case out of an enum with closures in it copied the whole
+    /// enum through the runtime, at every request's clock reading.
+    private let given: Given?
+    /// When the scope opened, on the continuous clock; unused for a given clock.
+    private let start: ContinuousClock.Instant
     /// The clock as the test gave it.
     let base: any Clock<Duration>
 
     /// Whether this is the continuous clock the scope uses by default.
     var isContinuous: Bool {
-        if case .continuous = kind { true } else { false }
+        given == nil
     }
 
     /// Waits `duration` on the clock; `false` when the waiting task is cancelled first.
     func sleep(_ duration: Duration) async -> Bool {
-        switch kind {
-        case .continuous:
-            await sleepUnlessCancelled(for: duration)
-        case let .given(sleep, _, _):
-            await sleep(duration)
-        }
+        guard let given else { return await sleepUnlessCancelled(for: duration) }
+        return await given.sleep(duration)
     }
 
     /// Waits until the clock reads `until` since the scope opened (at once when it
@@ -47,27 +44,19 @@ final class ScopeClock: Sendable {
     /// is that instant, not a duration from when the wait began, so that an advance
     /// made before the watch begins still ends it.
     func watch(_ until: Duration) async -> Bool {
-        switch kind {
-        case .continuous:
-            await sleepUnlessCancelled(for: until - elapsed())
-        case let .given(_, watch, _):
-            await watch(until)
-        }
+        guard let given else { return await sleepUnlessCancelled(for: until - elapsed()) }
+        return await given.watch(until)
     }
 
     /// How much time the clock says has passed since the scope opened.
     func elapsed() -> Duration {
-        switch kind {
-        case let .continuous(start):
-            start.duration(to: ContinuousClock.now)
-        case let .given(_, _, elapsed):
-            elapsed()
-        }
+        guard let given else { return start.duration(to: ContinuousClock.now) }
+        return given.elapsed()
     }
 
     /// The continuous clock, with waits kept in one timer heap (see ``Delays``).
     static func continuous() -> ScopeClock {
-        ScopeClock(kind: .continuous(start: .now), base: ContinuousClock())
+        ScopeClock(given: nil, start: .now, base: ContinuousClock())
     }
 
     /// `clock`, as given to a scope.
@@ -92,7 +81,7 @@ final class ScopeClock: Sendable {
             watch = { await sleepInSteps(for: $0 - elapsed(), on: clock, isCounted: false, manual: nil) }
         }
         let sleep: @Sendable (Duration) async -> Bool = { await sleepInSteps(for: $0, on: clock, isCounted: true, manual: manual) }
-        return ScopeClock(kind: .given(sleep: sleep, watch: watch, elapsed: elapsed), base: clock)
+        return ScopeClock(given: Given(sleep: sleep, watch: watch, elapsed: elapsed), start: .now, base: clock)
     }
 
     /// Waits `duration` on `clock` a day at a time, as the continuous clock's
@@ -117,8 +106,9 @@ final class ScopeClock: Sendable {
         return !Task.isCancelled
     }
 
-    private init(kind: Kind, base: any Clock<Duration>) {
-        self.kind = kind
+    private init(given: Given?, start: ContinuousClock.Instant, base: any Clock<Duration>) {
+        self.given = given
+        self.start = start
         self.base = base
     }
 

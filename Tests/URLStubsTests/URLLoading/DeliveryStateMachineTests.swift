@@ -226,12 +226,41 @@ struct DeliveryStateMachineTests {
         defer { harness.close() }
         try await withStubScope { scope in
             await scope.stub(.get(Self.url), with: .text("fixed"))
-            let load = harness.makeLoad(Self.url)
+            // Not created inside resume(): there the task may be let go before startLoading().
+            let load = harness.makeLoad(Self.url, inResume: false)
             load.task.setState(state)
             await harness.start(load)
             #expect(load.log.all == ["startLoading"])
+            #expect(load.task.stateReads == 1)
             #expect(await scope.requests.map(\.description) == ["GET \(Self.url)"])
         }
+    }
+
+    @Test("a protocol Foundation created inside resume() in a scope answers in its first startLoading() without reading the task's state")
+    func fixedAnswerInResumedScopeReadsNoState() async throws {
+        let harness = ProtocolHarness(.workQueue)
+        defer { harness.close() }
+        try await withStubScope { scope in
+            await scope.stub(.get(Self.url), with: .text("fixed"))
+            let load = harness.makeLoad(Self.url)
+            await harness.start(load)
+            #expect(load.log.all == ["startLoading", "response 200", "data \"fixed\"", "finish"])
+            #expect(load.task.stateReads == 0)
+        }
+    }
+
+    @Test("an unscoped request reads its task's state before its answer, as Foundation may create its protocol outside resume()")
+    func unscopedFixedAnswerReadsState() async throws {
+        let harness = ProtocolHarness(.workQueue)
+        defer { harness.close() }
+        let url = "https://unscoped.example.com/\(UUID().uuidString)"
+        let stub = await StubScope.global.stub(.get(url), with: .text("global"))
+        let load = await Task.detached { harness.makeLoad(url) }.value
+        load.task.setState(.canceling)
+        await harness.start(load)
+        await stub.remove()
+        #expect(load.log.all == ["startLoading"])
+        #expect(load.task.stateReads == 1)
     }
 
     @Test("a late answer scheduled before a cancel marked the task canceling is not handed to it when the client thread takes it")

@@ -47,8 +47,14 @@ final class ProtocolHarness: Sendable {
 
     /// Creates the task and the protocol for `url` on the calling task, which tags
     /// the task with the calling task's scope (as a resume in that scope does).
-    func makeLoad(_ url: String) -> Load {
-        Load(request: URLRequest(url: URL(string: url)!), checksWorkQueue: mode == .workQueue)
+    ///
+    /// `inResume`: the protocol is created by `init(task:cachedResponse:client:)`,
+    /// as Foundation on Linux creates it inside `resume()`, recording the scope
+    /// itself; otherwise by `init(request:cachedResponse:client:)`, the task tagged
+    /// in ``TaskScopes`` as the resume hook tags it (Foundation on Linux with a
+    /// URL cache creates it elsewhere, and Apple platforms always do).
+    func makeLoad(_ url: String, inResume: Bool = true) -> Load {
+        Load(request: URLRequest(url: URL(string: url)!), checksWorkQueue: mode == .workQueue, inResume: inResume)
     }
 
     /// Calls `startLoading()` where Foundation would; returns once it returned.
@@ -149,7 +155,7 @@ extension ProtocolHarness {
         /// Opens when the Swift task producing a late answer has ended.
         let producingTaskEnded = Latch()
 
-        fileprivate init(request: URLRequest, checksWorkQueue: Bool) {
+        fileprivate init(request: URLRequest, checksWorkQueue: Bool, inResume: Bool) {
             task = ProbeTask(request: request, log: log)
             guard let queue = FoundationInternals.workQueue(of: task) else {
                 preconditionFailure("Foundation's URLSessionTask has no workQueue field to read")
@@ -159,7 +165,13 @@ extension ProtocolHarness {
                 queue.setSpecific(key: LoggingClient.workQueueKey, value: ())
             }
             client = LoggingClient(log: log, checksWorkQueue: checksWorkQueue)
-            urlProtocol = StubURLProtocol(task: task, cachedResponse: nil, client: client)
+            if inResume {
+                urlProtocol = StubURLProtocol(task: task, cachedResponse: nil, client: client)
+            } else {
+                TaskScopes.shared.tagOnFirstResume(task)
+                urlProtocol = StubURLProtocol(request: request, cachedResponse: nil, client: client)
+                urlProtocol.task = task
+            }
         }
     }
 
@@ -206,7 +218,14 @@ final class ProbeTask: URLSessionDataTask, @unchecked Sendable {
 
     override var originalRequest: URLRequest? { request }
     override var currentRequest: URLRequest? { request }
-    override var state: URLSessionTask.State { current.withLock { $0 } }
+    override var state: URLSessionTask.State {
+        reads.withLock { $0 += 1 }
+        return current.withLock { $0 }
+    }
+
+    /// How many times the task's state was read so far.
+    private let reads = Locked(0)
+    var stateReads: Int { reads.withLock { $0 } }
 
     func setState(_ state: URLSessionTask.State) {
         current.withLock { $0 = state }
