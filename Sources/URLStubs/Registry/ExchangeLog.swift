@@ -15,6 +15,9 @@ struct ExchangeLog {
     /// How many requests were ever added (more than it keeps, once a limited log is full).
     private(set) var added = 0
 
+    /// How many requests the first allocation of the log has room for.
+    static let firstCapacity = 8
+
     /// Creates an empty log that keeps the most recent `limit` requests (at least
     /// one), or every request when `limit` is `nil`.
     init(limit: Int? = nil) {
@@ -25,6 +28,10 @@ struct ExchangeLog {
     mutating func append(_ request: LoggedExchange) {
         added += 1
         guard let limit, storage.count == limit else {
+            if storage.isEmpty {
+                // Room for a test's few requests in one allocation, not one per doubling.
+                storage.reserveCapacity(min(limit ?? Self.firstCapacity, Self.firstCapacity))
+            }
             storage.append(request)
             return
         }

@@ -129,11 +129,9 @@ public func withStubScope<Result>(
         options.cassetteMode = mode
         options.redaction = redaction
         options.cassetteMatching = matching
-    } else {
+    } else if mode != nil || redaction != nil || matching != nil {
         let given = [("mode", mode != nil), ("redaction", redaction != nil), ("matching", matching != nil)].filter(\.1).map(\.0)
-        guard given.isEmpty else {
-            throw CassetteError.nilCassette(parameters: given)
-        }
+        throw CassetteError.nilCassette(parameters: given)
     }
     return try await withStubScope(options, fileID: fileID, filePath: filePath, line: line, column: column, isolation: isolation, body)
 }
