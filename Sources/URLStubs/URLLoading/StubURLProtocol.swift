@@ -149,11 +149,13 @@ public final class StubURLProtocol: URLProtocol {
     /// microsecond of every request): when this protocol recorded a scope in
     /// `init(task:cachedResponse:client:)`.
     ///
-    /// A scope is visible there only when Foundation creates the protocol inside
-    /// `resume()`, on the caller's task: for a session without a URL cache (with
-    /// one, it creates it on a background queue, where no scope is current).
-    /// `resume()` then checks the task is neither cancelled nor complete and queues
-    /// `startLoading()` on the task's serial work queue in one block of that queue.
+    /// A scope is visible there only when Foundation creates the protocol on the
+    /// caller's task: inside `resume()`, for a session without a URL cache (with
+    /// one, it creates it on a background queue, where no scope is current), or
+    /// inside a `cancel()` that comes before any resume (no `startLoading()`
+    /// follows). `resume()` checks that the task is neither cancelled nor
+    /// complete and queues `startLoading()` on the task's serial work queue, in
+    /// one block of that queue.
     /// `cancel()` (also the session's invalidation, which cancels) marks the task
     /// `.canceling` in a block of the same queue, which comes after: a
     /// `workQueue.sync` in Swift 6.3, a `workQueue.async` since
