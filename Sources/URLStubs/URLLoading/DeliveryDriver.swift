@@ -16,14 +16,9 @@ final class DeliveryDriver: PendingAnswer {
     private let delivery = Locked(Delivery())
     /// Where the request is resolved: the scope it was resumed in, or none.
     let route: RequestRoute
-    /// Whether the task is known to be running all through the first
-    /// `startLoading()`, where an answer given at once needs no look at its state
-    /// (see `StubURLProtocol`'s `isRunningThroughFirstStart`).
-    private let isRunningThroughFirstStart: Bool
 
-    init(route: RequestRoute, isRunningThroughFirstStart: Bool) {
+    init(route: RequestRoute) {
         self.route = route
-        self.isRunningThroughFirstStart = isRunningThroughFirstStart
     }
 
     /// Starts loading, on the thread Foundation called `startLoading()` on: resolves
@@ -191,10 +186,9 @@ final class DeliveryDriver: PendingAnswer {
         }
     }
 
-    /// Hands `answer` to the client inside the first `startLoading()` (the request
-    /// was settled when it was resolved).
+    /// Hands `answer` to the client (the request was settled when it was resolved).
     private func deliver(_ answer: Answer, from urlProtocol: StubURLProtocol) {
-        guard let client = urlProtocol.client, isRunningThroughFirstStart || Self.isListening(urlProtocol) else { return }
+        guard let client = urlProtocol.client, Self.isListening(urlProtocol) else { return }
         answer.deliver(to: client, from: urlProtocol)
     }
 

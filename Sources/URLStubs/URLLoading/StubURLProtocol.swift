@@ -123,7 +123,7 @@ public final class StubURLProtocol: URLProtocol {
             fail(FailureMessages.ambiguousTask(request, taskClass: String(describing: type(of: task))))
             return
         }
-        let delivery = DeliveryDriver(route: route, isRunningThroughFirstStart: isRunningThroughFirstStart)
+        let delivery = DeliveryDriver(route: route)
         loading = .started(delivery)
         delivery.start(self)
     }
@@ -141,29 +141,6 @@ public final class StubURLProtocol: URLProtocol {
         case .notStarted, .cancelledBeforeStart, .refused:
             break
         }
-    }
-
-    /// Whether the task is sure to be running from the first `startLoading()`'s
-    /// start to its end, so that an answer given inside it need not read the
-    /// task's state first (on Linux a `DispatchQueue.sync` in Foundation, about a
-    /// microsecond of every request): when this protocol recorded a scope in
-    /// `init(task:cachedResponse:client:)`.
-    ///
-    /// A scope is visible there only when Foundation creates the protocol on the
-    /// caller's task: inside `resume()`, for a session without a URL cache (with
-    /// one, it creates it on a background queue, where no scope is current), or
-    /// inside a `cancel()` that comes before any resume (no `startLoading()`
-    /// follows). `resume()` checks that the task is neither cancelled nor
-    /// complete and queues `startLoading()` on the task's serial work queue, in
-    /// one block of that queue.
-    /// `cancel()` (also the session's invalidation, which cancels) marks the task
-    /// `.canceling` in a block of the same queue, which comes after: a
-    /// `workQueue.sync` in Swift 6.3, a `workQueue.async` since
-    /// swift-corelibs-foundation's PR #5417. The task completes only through the
-    /// client calls this protocol makes. Everywhere else (Apple platforms, an
-    /// unscoped request, a protocol made some other way) the state is read.
-    private var isRunningThroughFirstStart: Bool {
-        if case .resumed(.scope) = resumedIn { true } else { false }
     }
 
     /// Fails the request at once, without asking the registry, and only once:

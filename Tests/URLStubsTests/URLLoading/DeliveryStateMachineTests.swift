@@ -220,47 +220,26 @@ struct DeliveryStateMachineTests {
 
     // MARK: Tasks Foundation has let go
 
-    @Test("a fixed answer is not handed to a task Foundation has let go, though the request is recorded", arguments: [URLSessionTask.State.canceling, .completed])
-    func fixedAnswerSkipsATaskLetGo(state: URLSessionTask.State) async throws {
+    /// Also for a protocol Foundation created inside `resume()` on the caller's task:
+    /// a `cancel()` from another thread while `resume()` holds the task's work
+    /// queue is queued before the `startLoading()` that `resume()` queues there, so
+    /// the first `startLoading()` can find the task `.canceling`.
+    @Test(
+        "a fixed answer is not handed to a task Foundation has let go, however its protocol was created, though the request is recorded",
+        arguments: [URLSessionTask.State.canceling, .completed], [true, false]
+    )
+    func fixedAnswerSkipsATaskLetGo(state: URLSessionTask.State, inResume: Bool) async throws {
         let harness = ProtocolHarness(.runLoop)
         defer { harness.close() }
         try await withStubScope { scope in
             await scope.stub(.get(Self.url), with: .text("fixed"))
-            // Not created inside resume(): there the task may be let go before startLoading().
-            let load = harness.makeLoad(Self.url, inResume: false)
+            let load = harness.makeLoad(Self.url, inResume: inResume)
             load.task.setState(state)
             await harness.start(load)
             #expect(load.log.all == ["startLoading"])
             #expect(load.task.stateReads == 1)
             #expect(await scope.requests.map(\.description) == ["GET \(Self.url)"])
         }
-    }
-
-    @Test("a protocol Foundation created inside resume() in a scope answers in its first startLoading() without reading the task's state")
-    func fixedAnswerInResumedScopeReadsNoState() async throws {
-        let harness = ProtocolHarness(.workQueue)
-        defer { harness.close() }
-        try await withStubScope { scope in
-            await scope.stub(.get(Self.url), with: .text("fixed"))
-            let load = harness.makeLoad(Self.url)
-            await harness.start(load)
-            #expect(load.log.all == ["startLoading", "response 200", "data \"fixed\"", "finish"])
-            #expect(load.task.stateReads == 0)
-        }
-    }
-
-    @Test("an unscoped request reads its task's state before its answer, as Foundation may create its protocol outside resume()")
-    func unscopedFixedAnswerReadsState() async throws {
-        let harness = ProtocolHarness(.workQueue)
-        defer { harness.close() }
-        let url = "https://unscoped.example.com/\(UUID().uuidString)"
-        let stub = await StubScope.global.stub(.get(url), with: .text("global"))
-        let load = await Task.detached { harness.makeLoad(url) }.value
-        load.task.setState(.canceling)
-        await harness.start(load)
-        await stub.remove()
-        #expect(load.log.all == ["startLoading"])
-        #expect(load.task.stateReads == 1)
     }
 
     @Test("a late answer scheduled before a cancel marked the task canceling is not handed to it when the client thread takes it")
