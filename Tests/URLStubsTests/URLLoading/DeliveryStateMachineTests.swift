@@ -220,10 +220,11 @@ struct DeliveryStateMachineTests {
 
     // MARK: Tasks Foundation has let go
 
-    /// Also for a protocol Foundation created inside `resume()` on the caller's task:
-    /// a `cancel()` from another thread while `resume()` holds the task's work
-    /// queue is queued before the `startLoading()` that `resume()` queues there, so
-    /// the first `startLoading()` can find the task `.canceling`.
+    /// The state is read however the protocol was created, inside `resume()` on the
+    /// caller's task included: a `cancel()` from another thread while `resume()`
+    /// holds the task's work queue is queued there before the `startLoading()` that
+    /// `resume()` queues, so even the first `startLoading()` can find the task
+    /// `.canceling`.
     @Test(
         "a fixed answer is not handed to a task Foundation has let go, however its protocol was created, though the request is recorded",
         arguments: [URLSessionTask.State.canceling, .completed], [true, false]
