@@ -21,6 +21,10 @@ struct SuiteShapesBenchmark {
     var pairs: Int { quick ? 2 : 60 }
     /// Discarded pairs per comparison before the measured ones.
     var warmUpPairs: Int { quick ? 1 : 2 }
+    /// Measured pairs per part of the in-a-test rows: each part is a few percent of
+    /// its batches, so its paired difference needs more pairs than a comparison's
+    /// ratio to settle.
+    var breakdownPairs: Int { quick ? 2 : 240 }
     /// Requests per batch.
     var requestsPerBatch: Int { quick ? 10 : 100 }
     /// Stubs and requests of one test in the one-test comparison.
@@ -130,6 +134,8 @@ struct SuiteShapesBenchmark {
         let comparisons = await PairedCase.measure(cases, pairs: pairs, warmUpPairs: warmUpPairs, label: "shapes")
         HandlerMockURLProtocol.setHandler(nil)
 
+        let breakdown = await TestCostBreakdown(pairs: breakdownPairs, warmUpPairs: warmUpPairs, testsPerBatch: tests).run(pool: testPool, body: testBody, on: outside)
+
         var emptySamples: [BatchSample] = []
         var mainActorEmptySamples: [BatchSample] = []
         var traitSamples: [BatchSample] = []
@@ -159,9 +165,9 @@ struct SuiteShapesBenchmark {
             ReportRow.samples("empty `withStubScope { _ in }`, CPU time per scope", unit: "µs", emptySamples.map(\.cpuPerRequest), isReference: false),
             ReportRow.samples("the same on the main actor, CPU time per scope", unit: "µs", mainActorEmptySamples.map(\.cpuPerRequest), isReference: false),
             ReportRow.samples("the same on the main actor, context switches per scope", unit: "switches", mainActorEmptySamples.map(\.contextSwitchesPerRequest), isReference: false, goal: .valueAtMost(0.1, "≤ 0.10 switches")),
-        ] + traitRows(traitSamples) + resolutionRows
+        ] + traitRows(traitSamples) + breakdown.rows + resolutionRows
         let failedScopes = (emptySamples + mainActorEmptySamples + traitSamples).reduce(0) { $0 + $1.unexpected }
-        return section(comparisons, rows: rows, unmatchedReports: unmatchedReports, failedScopes: failedScopes)
+        return section(comparisons, rows: rows, unmatchedReports: unmatchedReports, failedScopes: failedScopes, failedBreakdown: breakdown.unexpected)
     }
 
     /// The URL of user `index`, answered by the computed stub.
@@ -206,7 +212,18 @@ struct SuiteShapesBenchmark {
     /// Runs `count` tests with URLStubs, from test `first` of `pool`: each opens a
     /// scope, registers a stub per URL, makes its requests, and ends the scope;
     /// isolated to the caller's actor, as a test is to its own.
-    static func stubbedTests(_ pool: [[URLRequest]], from first: Int, count: Int, body: Data, isolation: isolated (any Actor)? = #isolation) async -> BatchSample {
+    ///
+    /// With `extras`, each test also registers the stubs `extras` lists for it
+    /// (URLs no request asks for) and opens and ends an empty scope nested in its
+    /// own, as given: what ``TestCostBreakdown`` adds to measure each part.
+    static func stubbedTests(
+        _ pool: [[URLRequest]],
+        from first: Int,
+        count: Int,
+        body: Data,
+        extras: TestExtras = .none,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> BatchSample {
         var answers: [Data?] = []
         answers.reserveCapacity(count * requestsPerTest)
         var failedScopes = 0
@@ -219,8 +236,16 @@ struct SuiteShapesBenchmark {
                     // as a test's own closure is: a closure is isolated to an
                     // `isolated` parameter only when it captures it.
                     _ = isolation
+                    if extras.nestedScope {
+                        try await withStubScope { _ in _ = isolation }
+                    }
                     for request in requests {
                         await scope.stub(.get(request.url!.absoluteString), with: .data(body))
+                    }
+                    if let stubURLs = extras.stubURLs {
+                        for url in stubURLs[(first + test) % stubURLs.count] {
+                            await scope.stub(.get(url), with: .data(body))
+                        }
                     }
                     var answers: [Data?] = []
                     for request in requests {
@@ -261,7 +286,7 @@ struct SuiteShapesBenchmark {
     }
 
     /// Builds the report section.
-    private func section(_ comparisons: [Comparison], rows: [ReportRow], unmatchedReports: Int, failedScopes: Int) -> ReportSection {
+    private func section(_ comparisons: [Comparison], rows: [ReportRow], unmatchedReports: Int, failedScopes: Int, failedBreakdown: Int) -> ReportSection {
         let batch = Format.number(Double(requestsPerBatch), digits: 0)
         var notes = [
             "Which row is your suite: tests whose stubs compute answers from the request (`stub(...) { request in ... }`) read the computed row; tests that stub URL templates with fixed bodies read the template row; the one-test row is the whole cost per request of a typical short test (scope, a few stubs, a few requests); the unmatched row is what a request no stub matches costs (its URLError carries the near-miss report).",
@@ -272,6 +297,7 @@ struct SuiteShapesBenchmark {
             "One-test row: each test (\(Self.requestsPerTest) requests, so \(requestsPerBatch / Self.requestsPerTest) tests per batch) uses URLs of its own. URLStubs: `withStubScope { scope in ... }` registering `.get(url) with: .data(body)` per URL, then the requests, then the scope's end (verification included). Baseline: build a 5-entry table, set the handler, make the requests, clear the handler.",
             "Reference row: both sides are the hand-rolled dictionary protocol, one of them first keeping its thread busy for \(BusyMockURLProtocol.extraMicroseconds) µs of CPU time in startLoading(); it shows what a known cost per request, spent where URLStubs spends its own, reads as in these paired ratios on this machine.",
             "Resolution rows: the template row's stub, each request resolved as startLoading() resolves it (recorded, matched, a use taken, its answer written down) but without URL loading or building the response, on one thread, by that thread's CPU clock; median over rounds of \(requestsPerBatch) requests. Warm: resolutions back to back. Caches emptied: each resolution after touching one byte per cache line of \(ResolutionCacheBenchmark.evictionBytes >> 20) MiB, less the same touching alone (paired, alternating order). In a test, Foundation's own work on each request comes between two resolutions, so a resolution there runs with caches between the two; the reference row says what a microsecond in startLoading() reads as.",
+            "In-a-test rows: where the one-test row's cost goes. Each is the paired difference (B V V B, \(breakdownPairs) pairs after \(warmUpPairs) warm-up) between the one test as above and the same test with a part added, both URLStubs, per test, divided by the parts added: \(TestCostBreakdown.extraStubs) more stubs `.get(url) with: .data(body)` for URLs no request asks for (so that matching and answers stay the same, and the scope holds \(Self.requestsPerTest + TestCostBreakdown.extraStubs) stubs, compared one by one), or an empty `withStubScope { _ in }` opened and ended inside the test's scope. Unlike the empty-scope rows below, these run between Foundation's work on each request, as a test's stubs and scopes do; the difference between the two says what that costs.",
             "Empty scope rows: `try await withStubScope { _ in }` in a loop of \(Format.number(Double(emptyScopes.perSample), digits: 0)) on a task outside any scope (the main-actor rows: on a task isolated to the main actor), per scope; median over \(emptyScopes.samples) samples after one warm-up. " + (TraitScopes.isMeasured
                 ? "Trait row: the `.stubbed` trait's provideScope(for:testCase:performing:) called directly around an empty test, in the same loops, alternating with the empty scopes: the trait's own work per test case (its scope, the options it merges, the task-locals it binds); what Swift Testing does to find and call a test's traits is not included."
                 : "The `.stubbed` trait is measured on Linux only (with Swift 6.3 or later), where Swift Testing is a library any target may link."),
@@ -285,6 +311,9 @@ struct SuiteShapesBenchmark {
         if failedScopes != 0 {
             notes.append("UNEXPECTED: \(failedScopes) of the measured empty scopes and trait runs threw.")
         }
+        if failedBreakdown != 0 {
+            notes.append("UNEXPECTED: \(failedBreakdown) requests of the in-a-test rows did not get their body.")
+        }
         notes.append("The unmatched comparison's scope reported \(Format.number(Double(unmatchedReports), digits: 0)) problems when it ended (one per unmatched URLStubs request, warm-up included).")
         return ReportSection(
             name: MeasurementKind.shapes.rawValue,
@@ -294,35 +323,5 @@ struct SuiteShapesBenchmark {
             rows: rows,
             notes: notes
         )
-    }
-}
-
-/// Where the next batch of tests starts in the pool, for each side: each side
-/// takes the tests after the ones its previous batch ran.
-private final class TestRotation: @unchecked Sendable {
-    // @unchecked: both counters are read and written only while `lock` is held.
-    private let lock = NSLock()
-    private let count: Int
-    private var baseline = 0
-    private var variant = 0
-
-    init(count: Int) {
-        self.count = count
-    }
-
-    func baselineStart(advancingBy tests: Int) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        let start = baseline
-        baseline = (baseline + tests) % count
-        return start
-    }
-
-    func variantStart(advancingBy tests: Int) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        let start = variant
-        variant = (variant + tests) % count
-        return start
     }
 }
