@@ -9,7 +9,7 @@ struct RequestFaults: RequestPart {
     /// The identities `request` gets in every seeded scope of `chain`; `nil` when
     /// none is seeded. The request is counted by ``arrived()``, once it is certain
     /// to be resolved.
-    init?(of request: borrowing RecordedRequest, in chain: [ScopeState]) {
+    init?(of request: borrowing RecordedRequest, in chain: ScopeChain) {
         let seeded = chain.compactMap { $0.feature(ScopeFaults.self) }
         guard !seeded.isEmpty else { return nil }
         let key = RequestIdentity.key(of: request)

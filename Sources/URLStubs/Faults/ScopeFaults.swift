@@ -72,12 +72,12 @@ final class ScopeFaults: ScopeFeature {
         FaultMessages.seedNote(seed, origin: origin, faults: !faultRules.isEmpty, order: !orderRules.isEmpty)
     }
 
-    static func part(for request: borrowing RecordedRequest, in chain: [ScopeState]) -> (any RequestPart)? {
+    static func part(for request: borrowing RecordedRequest, in chain: ScopeChain) -> (any RequestPart)? {
         RequestFaults(of: request, in: chain)
     }
 
     /// The seed lines of the seeded scopes of `chain`, nearest first.
-    static func note(for chain: [ScopeState]) -> String? {
+    static func note(for chain: ScopeChain) -> String? {
         let seeded = chain.compactMap { $0.feature(ScopeFaults.self) }
         return seeded.isEmpty ? nil : RequestFaults.note(seeded)
     }

@@ -30,7 +30,7 @@ final class ScopeRecording: ScopeFeature {
         }
     }
 
-    static func part(for request: borrowing RecordedRequest, in chain: [ScopeState]) -> (any RequestPart)? {
+    static func part(for request: borrowing RecordedRequest, in chain: ScopeChain) -> (any RequestPart)? {
         chain.contains { $0.feature(ScopeRecording.self) != nil } ? RequestRecording(chain: chain) : nil
     }
 
@@ -49,7 +49,7 @@ final class ScopeRecording: ScopeFeature {
 
 /// The recording feature's part in resolving one request.
 struct RequestRecording: RequestPart {
-    let chain: [ScopeState]
+    let chain: ScopeChain
 
     /// The nearest scope with a cassette decides: a recording scope sends what
     /// neither its stubs nor its cassette answer (nor a cassette entry already

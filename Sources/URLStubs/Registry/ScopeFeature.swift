@@ -30,10 +30,10 @@ protocol ScopeFeature: AnyObject {
     /// The feature's part in resolving `request`, made in `chain` (the request's
     /// scope, its open enclosing scopes and the global scope, nearest first); `nil`
     /// when no scope of the chain has the feature. Changes nothing.
-    static func part(for request: borrowing RecordedRequest, in chain: [ScopeState]) -> (any RequestPart)?
+    static func part(for request: borrowing RecordedRequest, in chain: ScopeChain) -> (any RequestPart)?
 
     /// The line every failure message of a scope with `chain` ends with, or `nil`.
-    static func note(for chain: [ScopeState]) -> String?
+    static func note(for chain: ScopeChain) -> String?
 
     /// Stops what must stop the moment its scope has ended and failed its requests
     /// in flight, before its waiters are woken (a server stops accepting
@@ -51,13 +51,13 @@ extension ScopeFeature {
 
     /// No part in requests: what a feature not listed in
     /// ``StubRegistry/featureKinds`` has (scenarios, servers, the options' seed).
-    static func part(for request: borrowing RecordedRequest, in chain: [ScopeState]) -> (any RequestPart)? {
+    static func part(for request: borrowing RecordedRequest, in chain: ScopeChain) -> (any RequestPart)? {
         nil
     }
 
     func closed() {}
 
-    static func note(for chain: [ScopeState]) -> String? {
+    static func note(for chain: ScopeChain) -> String? {
         nil
     }
 
@@ -134,7 +134,7 @@ struct AnswerChange {
 struct RequestParts {
     private var parts: [any RequestPart] = []
 
-    init(for request: borrowing RecordedRequest, in chain: [ScopeState]) {
+    init(for request: borrowing RecordedRequest, in chain: ScopeChain) {
         guard chain.contains(where: { $0.takesPartInRequests }) else { return }
         for kind in StubRegistry.featureKinds {
             if let part = kind.type.part(for: request, in: chain) {

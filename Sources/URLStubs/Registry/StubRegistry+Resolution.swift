@@ -173,7 +173,7 @@ extension StubRegistry {
     private static func choose(
         _ choice: inout Choice,
         for request: RecordedRequest,
-        in chain: [ScopeState],
+        in chain: ScopeChain,
         home: ScopeState,
         isUnscoped: Bool,
         predicates: inout PredicateResults
@@ -258,7 +258,7 @@ extension StubRegistry {
     /// The newest stub of `chain`, nearest scope first, that matches `request` (and
     /// finds its scenario in the state it requires) but has answered every request
     /// its expectation allows.
-    private static func usedUpMatch(for request: RecordedRequest, in chain: [ScopeState], predicates: inout PredicateResults) -> StubEntry? {
+    private static func usedUpMatch(for request: RecordedRequest, in chain: ScopeChain, predicates: inout PredicateResults) -> StubEntry? {
         for member in chain {
             for entry in member.entries.reversed() where entry.isUsedUp && entry.ruleHolds {
                 if entry.pattern.evaluate(request, exhaustive: false, predicates: &predicates).isMatch {
@@ -325,19 +325,17 @@ extension StubRegistry {
     }
 
     /// The scope, its enclosing scopes that are still open, and the global scope.
-    func chain(from scopeState: ScopeState) -> [ScopeState] {
-        var chain: [ScopeState] = []
-        chain.reserveCapacity(scopeState.ancestors.count + 2)
-        chain.append(scopeState)
-        for ancestor in scopeState.ancestors {
-            if let open = scopes[ancestor.id] {
-                chain.append(open)
+    func chain(from scopeState: ScopeState) -> ScopeChain {
+        var enclosing: [ScopeState] = []
+        if !scopeState.ancestors.isEmpty {
+            enclosing.reserveCapacity(scopeState.ancestors.count)
+            for ancestor in scopeState.ancestors {
+                if let open = scopes[ancestor.id] {
+                    enclosing.append(open)
+                }
             }
         }
-        if !scopeState.scope.isGlobal {
-            chain.append(globalState)
-        }
-        return chain
+        return ScopeChain(home: scopeState, enclosing: enclosing, global: globalState)
     }
 
     /// Appends `request` to the logs of `chain`: every scope it was made in, and the
@@ -349,7 +347,7 @@ extension StubRegistry {
     /// listed in `wakeUps`, to be resumed once the lock is released.
     private static func log(
         _ request: consuming RecordedRequest,
-        in chain: [ScopeState],
+        in chain: ScopeChain,
         isUnscoped: Bool,
         waiters: [(ScopeState, [UInt64])],
         wakeUps: inout [(RequestWaiter, [RecordedRequest])]
@@ -371,7 +369,7 @@ extension StubRegistry {
     /// many stubs were compared.
     private static func nearMisses(
         for request: RecordedRequest,
-        in chain: [ScopeState],
+        in chain: ScopeChain,
         home: ScopeState,
         isUnscoped: Bool,
         predicates: inout PredicateResults

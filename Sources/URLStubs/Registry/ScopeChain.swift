@@ -1,0 +1,41 @@
+/// The scopes a request is resolved in, nearest first: the scope it was made in,
+/// the scopes enclosing it that are still open, and the global scope (unless the
+/// request's scope is the global one). Its stubs are searched, and it is logged,
+/// along this chain.
+///
+/// A collection of its own rather than an array: a chain is built for every
+/// request, and most scopes are not nested, so that their chain (the scope and the
+/// global scope) is two references kept inline, with no allocation.
+struct ScopeChain: RandomAccessCollection {
+    /// The scope the request was made in.
+    let home: ScopeState
+    /// The scopes enclosing `home` that are still open, innermost first; empty
+    /// (and unallocated) for a scope that is not nested.
+    private let enclosing: [ScopeState]
+    /// The global scope, or `nil` when `home` is the global scope.
+    private let global: ScopeState?
+
+    /// The chain of `home`, whose open enclosing scopes are `enclosing` (innermost
+    /// first), ending with `global` unless `home` is the global scope.
+    init(home: ScopeState, enclosing: [ScopeState], global: ScopeState) {
+        self.home = home
+        self.enclosing = enclosing
+        self.global = home.scope.isGlobal ? nil : global
+    }
+
+    var startIndex: Int { 0 }
+
+    var endIndex: Int { 1 + enclosing.count + (global == nil ? 0 : 1) }
+
+    subscript(position: Int) -> ScopeState {
+        if position == 0 {
+            return home
+        }
+        if position <= enclosing.count {
+            return enclosing[position - 1]
+        }
+        precondition(position == enclosing.count + 1, "ScopeChain index \(position) out of range")
+        // Present whenever the position is: endIndex counts it only then.
+        return global!
+    }
+}
