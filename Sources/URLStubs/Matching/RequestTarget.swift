@@ -94,14 +94,25 @@ final class RequestTarget: Sendable {
             guard let found = URLText.Delimiters(scanning: bytes), !found.hasUserInfo, found.authorityEnd > found.hostStart,
                   found.pathEnd > found.authorityEnd // A path, so the route key is the text up to its end.
             else { return nil }
-            for byte in bytes[..<found.colon] where byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") {
-                return nil
-            }
-            for byte in bytes[found.hostStart..<found.authorityEnd] {
-                // A port (or an IPv6 literal, whose colons the general parse tells apart) or an uppercase letter.
-                if byte == UInt8(ascii: ":") || byte == UInt8(ascii: "[") || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) {
+            // Index loops and bounds in locals: in a debug build (where tests run) a
+            // loop over a slice is a generic call for each byte.
+            let upperA = UInt8(ascii: "A"), upperZ = UInt8(ascii: "Z"), colon = UInt8(ascii: ":"), bracket = UInt8(ascii: "[")
+            var index = 0
+            while index < found.colon {
+                let byte = bytes[index]
+                if byte >= upperA && byte <= upperZ {
                     return nil
                 }
+                index += 1
+            }
+            index = found.hostStart
+            while index < found.authorityEnd {
+                // A port (or an IPv6 literal, whose colons the general parse tells apart) or an uppercase letter.
+                let byte = bytes[index]
+                if byte == colon || byte == bracket || (byte >= upperA && byte <= upperZ) {
+                    return nil
+                }
+                index += 1
             }
             // Every bound is at an ASCII delimiter, so each part is whole UTF-8.
             func part(_ range: Range<Int>) -> String {
@@ -130,7 +141,16 @@ final class RequestTarget: Sendable {
 
     /// Whether `bytes` are exactly the ASCII letters of `word`.
     private static func spells(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
-        bytes.count == word.utf8CodeUnitCount && bytes.elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        let letters = word.utf8Start
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] != letters[index] {
+                return false
+            }
+            index += 1
+        }
+        return true
     }
 
     /// The query items in order of appearance, decoded; `nil` when the URL has no `?`.

@@ -82,7 +82,7 @@ final class URLPattern: Sendable {
     /// reads (and rejects, when it is malformed).
     private static func literalInNormalForm(_ source: String) -> RequestTarget? {
         guard let origin = RequestTarget.inNormalForm(source), origin.query == nil,
-              URLText.isValidScheme(origin.scheme[...]), origin.host.utf8.allSatisfy(URLText.isHostCharacter)
+              URLText.isValidScheme(origin.scheme[...]), Self.isHost(origin.host)
         else { return nil }
         // The route key ends where the path does: anything after it is a query or a fragment.
         guard source.utf8.count == origin.routeKey.utf8.count,
@@ -91,19 +91,37 @@ final class URLPattern: Sendable {
         return origin
     }
 
+    /// Whether every byte of `host` may appear in a host name.
+    private static func isHost(_ host: String) -> Bool {
+        let allowed = URLText.hostCharacters
+        for byte in host.utf8 where !allowed.contains(byte) {
+            return false
+        }
+        return true
+    }
+
     /// Whether the bytes of a path that starts with `/` may each be matched as
     /// written, with no segment a wildcard (`*` or `**`).
+    ///
+    /// Index loops, with the classes and delimiters in locals: in a debug build
+    /// (where tests run) a loop over a range or a slice, or `UInt8(ascii:)`, is a
+    /// call for each byte.
     private static func isLiteralPath(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        let allowed = URLText.pathCharacters
+        let slash = UInt8(ascii: "/"), percent = UInt8(ascii: "%"), star = UInt8(ascii: "*")
         var start = 1
-        for index in 1...path.count {
-            guard index == path.count || path[index] == UInt8(ascii: "/") else {
+        var index = 1
+        while index <= path.count {
+            defer { index += 1 }
+            guard index == path.count || path[index] == slash else {
                 let byte = path[index]
-                guard byte == UInt8(ascii: "%") || URLText.isPathCharacter(byte) else { return false }
+                guard byte == percent || allowed.contains(byte) else { return false }
                 continue
             }
-            let segment = UnsafeBufferPointer(rebasing: path[start..<index])
-            if !segment.isEmpty, segment.count <= 2, segment.allSatisfy({ $0 == UInt8(ascii: "*") }) {
-                return false // A wildcard, not a literal.
+            // A segment of one or two stars is a wildcard, not a literal.
+            let length = index - start
+            if length == 1 && path[start] == star || length == 2 && path[start] == star && path[start + 1] == star {
+                return false
             }
             start = index + 1
         }

@@ -57,32 +57,42 @@ enum URLText {
         var queryEnd: Int
 
         init?(scanning bytes: UnsafeBufferPointer<UInt8>) {
-            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon + 3 <= bytes.count,
-                  bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
-            else { return nil }
+            // Plain loops over the bytes, with the delimiters in locals: in a debug
+            // build (where tests run) a generic search or `UInt8(ascii:)` is a call
+            // for each byte.
+            let colonByte = UInt8(ascii: ":"), slash = UInt8(ascii: "/"), question = UInt8(ascii: "?")
+            let numberSign = UInt8(ascii: "#"), at = UInt8(ascii: "@")
+            let count = bytes.count
+            var colon = 0
+            while colon < count, bytes[colon] != colonByte {
+                colon += 1
+            }
+            guard colon + 3 <= count, bytes[colon + 1] == slash, bytes[colon + 2] == slash else { return nil }
             self.colon = colon
             var index = colon + 3
             hostStart = index
             hasUserInfo = false
-            while index < bytes.count {
+            while index < count {
                 let byte = bytes[index]
-                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-                if byte == UInt8(ascii: "@") {
+                if byte == slash || byte == question || byte == numberSign { break }
+                if byte == at {
                     hasUserInfo = true
                     hostStart = index + 1
                 }
                 index += 1
             }
             authorityEnd = index
-            var mark: Int?
-            while index < bytes.count, bytes[index] != UInt8(ascii: "#") {
-                if mark == nil, bytes[index] == UInt8(ascii: "?") {
+            var mark = -1
+            while index < count {
+                let byte = bytes[index]
+                if byte == numberSign { break }
+                if mark < 0, byte == question {
                     mark = index
                 }
                 index += 1
             }
             queryEnd = index
-            pathEnd = mark ?? index
+            pathEnd = mark < 0 ? index : mark
         }
     }
 
@@ -194,52 +204,50 @@ enum URLText {
         }
     }
 
+    /// RFC 3986 `unreserved`: letters, digits and `-._~`.
+    private static let unreserved = ASCIISet("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+    /// RFC 3986 `sub-delims`.
+    private static let subDelimiters = ASCIISet("!$&'()*+,;=")
+    /// What may appear unescaped in a path segment: RFC 3986 `pchar` without `%`,
+    /// which is handled separately.
+    static let pathCharacters = unreserved.union(subDelimiters).union(ASCIISet(":@"))
+    /// What may appear unescaped in a query.
+    private static let queryCharacters = pathCharacters.union(ASCIISet("/?"))
+    /// What may appear in a host name (registered name or IP literal).
+    static let hostCharacters = unreserved.union(subDelimiters).union(ASCIISet("%[]:"))
+    /// What may follow a scheme's first letter: letters, digits and `+-.`.
+    private static let schemeCharacters = ASCIISet("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
+
     /// Whether `byte` may appear unescaped in a path segment (RFC 3986 `pchar`
     /// without `%`, which is handled separately).
     static func isPathCharacter(_ byte: UInt8) -> Bool {
-        isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "@")
+        pathCharacters.contains(byte)
     }
 
     /// Whether `byte` may appear unescaped in a query.
     static func isQueryCharacter(_ byte: UInt8) -> Bool {
-        isPathCharacter(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?")
+        queryCharacters.contains(byte)
     }
 
     /// Whether `byte` may appear in a host name (registered name or IP literal).
     static func isHostCharacter(_ byte: UInt8) -> Bool {
-        isUnreserved(byte) || isSubDelimiter(byte) || byte == UInt8(ascii: "%")
-            || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: ":")
+        hostCharacters.contains(byte)
     }
 
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-            true
-        default:
-            false
-        }
-    }
-
-    private static func isSubDelimiter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
-            true
-        default:
-            false
-        }
-    }
-
-    /// Whether `scheme` is a valid URL scheme: a letter, then letters, digits, `+`, `-` or `.`.
+    /// Whether `scheme` is an RFC 3986 scheme: a letter, then letters, digits, `+`,
+    /// `-` or `.`.
     static func isValidScheme(_ scheme: Substring) -> Bool {
-        guard let first = scheme.utf8.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else {
+        var bytes = scheme.utf8.makeIterator()
+        guard let first = bytes.next(), (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else {
             return false
         }
-        return scheme.utf8.allSatisfy { byte in
-            isUnreserved(byte) && byte != UInt8(ascii: "_") && byte != UInt8(ascii: "~") || byte == UInt8(ascii: "+")
+        let allowed = schemeCharacters
+        while let byte = bytes.next() {
+            if !allowed.contains(byte) {
+                return false
+            }
         }
+        return true
     }
 }
 

@@ -23,6 +23,33 @@ struct ScopeChain: RandomAccessCollection {
         self.global = home.scope.isGlobal ? nil : global
     }
 
+    /// Walks the chain nearest first. Its own, rather than the collection's
+    /// default: in a debug build (where tests run) that default reaches each
+    /// scope through a chain of generic calls, for every request.
+    struct Iterator: IteratorProtocol {
+        private let chain: ScopeChain
+        private var position = 0
+
+        fileprivate init(_ chain: ScopeChain) {
+            self.chain = chain
+        }
+
+        mutating func next() -> ScopeState? {
+            defer { position += 1 }
+            if position == 0 {
+                return chain.home
+            }
+            if position <= chain.enclosing.count {
+                return chain.enclosing[position - 1]
+            }
+            return position == chain.enclosing.count + 1 ? chain.global : nil
+        }
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(self)
+    }
+
     var startIndex: Int { 0 }
 
     var endIndex: Int { 1 + enclosing.count + (global == nil ? 0 : 1) }

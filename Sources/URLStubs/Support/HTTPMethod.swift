@@ -5,9 +5,12 @@ enum HTTPMethod {
     /// in capitals) is the very string, so that no new string is made for each stub
     /// and request; any other is uppercased in full.
     static func uppercased(_ method: String) -> String {
-        let mayHaveLowercase = method.utf8.contains { byte in
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || byte >= 0x80
+        // A loop with the bounds in locals: in a debug build (where tests run) a
+        // generic search or `UInt8(ascii:)` is a call for each byte.
+        let lowerA = UInt8(ascii: "a"), lowerZ = UInt8(ascii: "z")
+        for byte in method.utf8 where (byte >= lowerA && byte <= lowerZ) || byte >= 0x80 {
+            return method.uppercased()
         }
-        return mayHaveLowercase ? method.uppercased() : method
+        return method
     }
 }
