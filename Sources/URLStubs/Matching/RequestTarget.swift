@@ -114,11 +114,16 @@ final class RequestTarget: Sendable {
                 }
                 index += 1
             }
-            // Every bound is at an ASCII delimiter, so each part is whole UTF-8.
-            func part(_ range: Range<Int>) -> String {
-                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            // Every bound is at an ASCII delimiter, so each part is whole UTF-8. The
+            // bytes of a part are pointed at directly rather than sliced, and its
+            // bounds are two integers rather than a range: a slice and a range's
+            // count are generic code in a debug build. (The text is not empty: it
+            // has `://`.)
+            let start = bytes.baseAddress!
+            func part(from lower: Int, to upper: Int) -> String {
+                String(decoding: UnsafeBufferPointer(start: start + lower, count: upper - lower), as: UTF8.self)
             }
-            let scheme = UnsafeBufferPointer(rebasing: bytes[..<found.colon])
+            let scheme = UnsafeBufferPointer(start: start, count: found.colon)
             let query: Substring?
             if found.pathEnd < found.queryEnd {
                 let utf8 = text.utf8
@@ -127,13 +132,13 @@ final class RequestTarget: Sendable {
                 query = nil
             }
             return RequestTarget(
-                scheme: Self.spells(scheme, "https") ? "https" : Self.spells(scheme, "http") ? "http" : part(0..<found.colon),
-                host: part(found.hostStart..<found.authorityEnd),
+                scheme: Self.spells(scheme, "https") ? "https" : Self.spells(scheme, "http") ? "http" : part(from: 0, to: found.colon),
+                host: part(from: found.hostStart, to: found.authorityEnd),
                 port: nil,
-                path: part(found.authorityEnd..<found.pathEnd),
+                path: part(from: found.authorityEnd, to: found.pathEnd),
                 query: query,
                 // A URL that ends with its path is its own route key: shared, not copied.
-                routeKey: found.pathEnd == bytes.count ? text : part(0..<found.pathEnd)
+                routeKey: found.pathEnd == bytes.count ? text : part(from: 0, to: found.pathEnd)
             )
         }
         return target ?? nil
@@ -159,10 +164,13 @@ final class RequestTarget: Sendable {
     }
 
     static func defaultPort(for scheme: String) -> Int? {
-        switch scheme {
-        case "http", "ws": 80
-        case "https", "wss": 443
-        default: nil
+        // Compared one by one: a `switch` over strings is a generic `~=` call per case in a debug build.
+        if scheme == "https" || scheme == "wss" {
+            return 443
         }
+        if scheme == "http" || scheme == "ws" {
+            return 80
+        }
+        return nil
     }
 }

@@ -82,22 +82,13 @@ final class URLPattern: Sendable {
     /// reads (and rejects, when it is malformed).
     private static func literalInNormalForm(_ source: String) -> RequestTarget? {
         guard let origin = RequestTarget.inNormalForm(source), origin.query == nil,
-              URLText.isValidScheme(origin.scheme[...]), Self.isHost(origin.host)
+              URLText.isValidScheme(origin.scheme[...]), URLText.allBytes(of: origin.host[...], in: URLText.hostCharacters)
         else { return nil }
         // The route key ends where the path does: anything after it is a query or a fragment.
         guard source.utf8.count == origin.routeKey.utf8.count,
               origin.path.utf8.withContiguousStorageIfAvailable(isLiteralPath) ?? false
         else { return nil }
         return origin
-    }
-
-    /// Whether every byte of `host` may appear in a host name.
-    private static func isHost(_ host: String) -> Bool {
-        let allowed = URLText.hostCharacters
-        for byte in host.utf8 where !allowed.contains(byte) {
-            return false
-        }
-        return true
     }
 
     /// Whether the bytes of a path that starts with `/` may each be matched as

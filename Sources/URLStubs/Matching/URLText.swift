@@ -237,17 +237,29 @@ enum URLText {
     /// Whether `scheme` is an RFC 3986 scheme: a letter, then letters, digits, `+`,
     /// `-` or `.`.
     static func isValidScheme(_ scheme: Substring) -> Bool {
-        var bytes = scheme.utf8.makeIterator()
-        guard let first = bytes.next(), (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else {
+        guard let first = scheme.utf8.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else {
             return false
         }
-        let allowed = schemeCharacters
-        while let byte = bytes.next() {
-            if !allowed.contains(byte) {
-                return false
+        return allBytes(of: scheme, in: schemeCharacters)
+    }
+
+    /// Whether every byte of `text` is in `set`.
+    ///
+    /// A loop over the text's contiguous bytes: in a debug build (where tests run)
+    /// a loop over a string's `utf8`, or `allSatisfy`, is generic code, a chain of
+    /// calls for each byte.
+    static func allBytes(of text: Substring, in set: ASCIISet) -> Bool {
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var index = 0
+            while index < bytes.count {
+                if !set.contains(bytes[index]) {
+                    return false
+                }
+                index += 1
             }
+            return true
         }
-        return true
+        return found ?? text.utf8.allSatisfy(set.contains)
     }
 }
 

@@ -117,7 +117,7 @@ actor StubRegistry {
                 ancestors = [parent] + (registry.scopes[parent.id]?.ancestors ?? [])
             }
             // A nested scope keeps the clock of the scope it is nested in unless given one.
-            let inherited = parent.flatMap { registry.scopes[$0.id] }.map(\.clock).flatMap { $0.isContinuous ? nil : $0 }
+            let inherited = parent.flatMap { registry.scopes[$0.id] }.map { $0.clock }.flatMap { $0.isContinuous ? nil : $0 }
             let scopeState = ScopeState(scope: scope, name: name, ancestors: ancestors, location: location, clock: clock ?? inherited ?? .continuous())
             registry.scopes[scope.id] = scopeState
             return scope
@@ -238,7 +238,9 @@ actor StubRegistry {
     /// registry's isolation, as its exchanges and counts may still change.
     private static func read(_ state: ScopeState) -> Read {
         let unmet = state.entries.compactMap { ScopeMessages.unmetExpectation(of: $0, in: state.scope) }
-        return Read(exchanges: state.log.inOrder.map(\.snapshot), unmet: unmet, usage: state.usage)
+        // Closures rather than key paths, here and when the scope opens: in a debug
+        // build (where tests run) a key path is applied through the runtime.
+        return Read(exchanges: state.log.inOrder.map { $0.snapshot }, unmet: unmet, usage: state.usage)
     }
 
     /// Each stub of `scope`, oldest first, with its hits so far.
