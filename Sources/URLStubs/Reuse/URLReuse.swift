@@ -13,23 +13,38 @@ import Foundation
 /// enters a key or a value**, so a value reused for another test's request is the
 /// value that request would have got anyway. Reuse can make a request faster,
 /// never different. Safe to use from any thread.
-final class LastURLValue<Value: Sendable>: Sendable {
-    private let last = Locked<(url: String, value: Value)?>(nil)
+final class LastURLValue<Value: AnyObject & Sendable>: Sendable {
+    private let last = Locked(LastURLSlot())
 
     /// The value for `url`: the one kept, when it was made for the same URL text,
     /// else the one `make` makes now from the URL's absolute text (kept for the
     /// next call).
-    func value(for url: URL, make: (String) -> Value) -> Value {
+    func value(for url: URL, make: (String) -> Value?) -> Value? {
         let text = url.absoluteString
         guard url.baseURL == nil else { return make(text) }
         // Compared under the lock: only a value given again leaves it, not the slot.
-        if let kept = last.withLock({ $0?.url == text ? $0?.value : nil }) {
-            return kept
+        let kept = last.withLock { slot -> (isKept: Bool, value: AnyObject?) in
+            slot.url == text ? (true, slot.value) : (false, nil)
+        }
+        if kept.isKept {
+            // Stored as a `Value` below, and only as one.
+            return kept.value.map { unsafeDowncast($0, to: Value.self) }
         }
         let value = make(text)
-        last.withLock { $0 = (text, value) }
+        last.withLock { $0 = LastURLSlot(url: text, value: value) }
         return value
     }
+}
+
+/// The URL text a ``LastURLValue`` was last asked about and the value made for it
+/// (`nil` too is a value made: a URL with no target).
+///
+/// Not generic, and the value a plain reference: an optional tuple holding a
+/// generic value went through the runtime's tuple metadata at every look in a
+/// debug build (where tests run).
+private struct LastURLSlot {
+    var url: String?
+    var value: AnyObject?
 }
 
 /// The response head (status and header fields, as an `HTTPURLResponse`) a fixed
@@ -41,11 +56,11 @@ final class LastURLValue<Value: Sendable>: Sendable {
 /// built last and gives it again for the same URL. The response is immutable, so
 /// requests can share it; a request for another URL (or for a URL relative to a
 /// base, whose `url` is more than its text) gets a head of its own.
-typealias HeadCache = LastURLValue<HTTPURLResponse?>
+typealias HeadCache = LastURLValue<HTTPURLResponse>
 
 extension RequestTarget {
     /// The last URL a request was parsed from, with its target.
-    private static let lastParsed = LastURLValue<RequestTarget?>()
+    private static let lastParsed = LastURLValue<RequestTarget>()
 
     /// The target of a request's `url`: the one parsed for the previous request
     /// when its text is the same (tests ask for the same URL again and again),
