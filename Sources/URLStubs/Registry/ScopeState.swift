@@ -161,11 +161,24 @@ final class ScopeState {
     /// is listed as needed.
     func bestMatch(for request: RecordedRequest, predicates: inout PredicateResults) -> StubMatch? {
         guard isIndexed else {
-            for entry in entries.reversed() where !entry.isUsedUp && entry.ruleHolds {
+            // Newest first, by index, with the request's route read once: in a
+            // debug build (where tests run) a reversed collection's iterator and an
+            // optional's `map` are generic code, for every stub and request.
+            let route = request.target?.routeKey
+            var index = entries.count - 1
+            while index >= 0 {
+                let entry = entries[index]
+                index -= 1
+                guard !entry.isUsedUp, entry.ruleHolds else { continue }
                 // What the index's key would guarantee, compared as the index would.
                 let isExact = entry.exactRoute != nil
-                if isExact, entry.exactRoute != request.target?.routeKey || entry.pattern.method.map({ $0 != request.method }) == true {
-                    continue
+                if isExact {
+                    if entry.exactRoute != route {
+                        continue
+                    }
+                    if let method = entry.pattern.method, method != request.method {
+                        continue
+                    }
                 }
                 let evaluation = entry.pattern.evaluate(request, exhaustive: false, skippingRoute: isExact, predicates: &predicates)
                 if evaluation.isMatch {
