@@ -34,9 +34,9 @@ struct TestCostBreakdown {
     /// Tests per batch.
     let testsPerBatch: Int
 
-    /// Stubs added to each test to measure a stub: the test's own 5 and these stay
-    /// at the number a scope compares one by one, below its index threshold (8),
-    /// as a short test's stubs are.
+    /// Stubs added to each test to measure a stub: with the test's own 5 they stay
+    /// at most at a scope's index threshold (8 stubs; it indexes them beyond that),
+    /// so that they are compared one by one, as a short test's stubs are.
     static let extraStubs = 3
 
     /// Measures both parts on `worker` (a task outside any scope), with the tests
@@ -57,7 +57,7 @@ struct TestCostBreakdown {
         let scopes = await measure("nested scope", adding: TestExtras(nestedScope: true), count: 1, pool: pool, body: body, on: worker)
         let rows = [
             ReportRow.samples(
-                "in a test: a stub more (\(Self.extraStubs) stubs no request asks for, added to the one test), CPU time per stub",
+                "in a test: an exact-URL stub more (\(Self.extraStubs) newest stubs no request asks for, added to the one test), CPU time per stub",
                 unit: "µs",
                 stubs.differences,
                 isReference: false

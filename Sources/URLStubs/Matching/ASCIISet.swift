@@ -2,9 +2,9 @@
 ///
 /// The character classes of URLs (unreserved, path, host, ...) are tested for each
 /// byte of every stub's URL and of every request's, and tests run in debug builds,
-/// where nothing is inlined: there a `switch` over character ranges is a chain of
-/// generic `~=` calls for each byte, and a membership test here stays a few
-/// instructions.
+/// where generic library code is neither specialized nor inlined: there a `switch`
+/// over character ranges is a chain of generic `~=` calls for each byte, and a
+/// membership test here stays a few instructions.
 struct ASCIISet: Sendable {
     /// Bytes 0-63, one bit each.
     private var low: UInt64 = 0
@@ -32,6 +32,11 @@ struct ASCIISet: Sendable {
     /// The bytes of this set and of `other`.
     func union(_ other: ASCIISet) -> ASCIISet {
         ASCIISet(low: low | other.low, high: high | other.high)
+    }
+
+    /// The ASCII bytes not in this set.
+    func inverted() -> ASCIISet {
+        ASCIISet(low: ~low, high: ~high)
     }
 
     /// Whether `byte` is in the set (never a byte of 128 or more).

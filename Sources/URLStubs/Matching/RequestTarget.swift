@@ -164,13 +164,10 @@ final class RequestTarget: Sendable {
     }
 
     static func defaultPort(for scheme: String) -> Int? {
-        // Compared one by one: a `switch` over strings is a generic `~=` call per case in a debug build.
-        if scheme == "https" || scheme == "wss" {
-            return 443
+        switch scheme {
+        case "http", "ws": 80
+        case "https", "wss": 443
+        default: nil
         }
-        if scheme == "http" || scheme == "ws" {
-            return 80
-        }
-        return nil
     }
 }

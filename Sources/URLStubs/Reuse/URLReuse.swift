@@ -13,6 +13,9 @@ import Foundation
 /// enters a key or a value**, so a value reused for another test's request is the
 /// value that request would have got anyway. Reuse can make a request faster,
 /// never different. Safe to use from any thread.
+///
+/// A value is an object (`Value` is a class), and `nil` is kept as a value too:
+/// a URL without a target is not parsed again either.
 final class LastURLValue<Value: AnyObject & Sendable>: Sendable {
     private let last = Locked(LastURLSlot())
 
@@ -23,11 +26,12 @@ final class LastURLValue<Value: AnyObject & Sendable>: Sendable {
         let text = url.absoluteString
         guard url.baseURL == nil else { return make(text) }
         // Compared under the lock: only a value given again leaves it, not the slot.
-        let kept = last.withLock { slot -> (isKept: Bool, value: AnyObject?) in
+        let kept = last.withLock { slot -> (isKept: Bool, value: (any AnyObject & Sendable)?) in
             slot.url == text ? (true, slot.value) : (false, nil)
         }
         if kept.isKept {
-            // Stored as a `Value` below, and only as one.
+            // Stored as a `Value` below, and only as one. (A debug build checks the
+            // cast, a call far cheaper than the generic tuple the slot replaced.)
             return kept.value.map { unsafeDowncast($0, to: Value.self) }
         }
         let value = make(text)
@@ -42,9 +46,9 @@ final class LastURLValue<Value: AnyObject & Sendable>: Sendable {
 /// Not generic, and the value a plain reference: an optional tuple holding a
 /// generic value went through the runtime's tuple metadata at every look in a
 /// debug build (where tests run).
-private struct LastURLSlot {
+private struct LastURLSlot: Sendable {
     var url: String?
-    var value: AnyObject?
+    var value: (any AnyObject & Sendable)?
 }
 
 /// The response head (status and header fields, as an `HTTPURLResponse`) a fixed

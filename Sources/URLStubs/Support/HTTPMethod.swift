@@ -5,15 +5,16 @@ enum HTTPMethod {
     /// in capitals) is the very string, so that no new string is made for each stub
     /// and request; any other is uppercased in full.
     static func uppercased(_ method: String) -> String {
-        // The usual methods compared whole, the others byte by byte: in a debug
-        // build (where tests run) a loop over a string's bytes is generic code.
+        // The usual methods compared whole, the others over their bytes in one
+        // block: in a debug build (where tests run) a loop over a string's `utf8`
+        // is a generic call for each byte.
         if method == "GET" || method == "POST" || method == "PUT" || method == "DELETE" || method == "PATCH" || method == "HEAD" {
             return method
         }
-        let lowerA = UInt8(ascii: "a"), lowerZ = UInt8(ascii: "z")
-        for byte in method.utf8 where (byte >= lowerA && byte <= lowerZ) || byte >= 0x80 {
-            return method.uppercased()
-        }
-        return method
+        return URLText.allBytes(of: method[...], in: capitalsAndSymbols) ? method : method.uppercased()
     }
+
+    /// The ASCII bytes a method needs no uppercasing for: every one but the
+    /// lowercase letters (a byte of 128 or more is in no ``ASCIISet``).
+    private static let capitalsAndSymbols = ASCIISet("abcdefghijklmnopqrstuvwxyz").inverted()
 }

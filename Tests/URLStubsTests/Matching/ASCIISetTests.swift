@@ -27,6 +27,19 @@ struct ASCIISetTests {
         #expect(members(ASCIISet("ab").union(ASCIISet("b~")).contains) == Set(Array("ab~".utf8)))
     }
 
+    @Test("an inverted set holds exactly the ASCII bytes the set does not")
+    func invertedHoldsTheRest() {
+        let letters = Set(Array("az".utf8))
+        #expect(members(ASCIISet("az").inverted().contains) == Set((0...127).map(UInt8.init)).subtracting(letters))
+    }
+
+    @Test("a method is uppercased unless it has no lowercase letter and is all ASCII", arguments: [
+        ("GET", "GET"), ("get", "GET"), ("Patch", "PATCH"), ("PROPFIND", "PROPFIND"), ("M-SEARCH", "M-SEARCH"), ("purge", "PURGE"), ("ÄB", "ÄB"), ("äb", "ÄB"),
+    ])
+    func methodsAreUppercased(_ method: String, _ expected: String) {
+        #expect(HTTPMethod.uppercased(method) == expected)
+    }
+
     @Test("a path character is RFC 3986's pchar without %: unreserved, sub-delims, : and @")
     func pathCharacters() {
         #expect(members(URLText.isPathCharacter) == Set(Array((Self.unreserved + Self.subDelimiters + ":@").utf8)))
