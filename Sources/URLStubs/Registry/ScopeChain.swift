@@ -1,7 +1,7 @@
-/// The scopes a request is resolved in, nearest first: the scope it was made in,
-/// the scopes enclosing it that are still open, and the global scope (unless the
-/// request's scope is the global one). Its stubs are searched, and it is logged,
-/// along this chain.
+/// A request's scope chain: the scopes its stubs are searched in, nearest first.
+/// The scope it was made in, the scopes enclosing it that are still open, and the
+/// global scope (unless the request's scope is the global one); the request is
+/// logged along it too.
 ///
 /// A collection of its own rather than an array: a chain is built for every
 /// request, and most scopes are not nested, so that their chain (the scope and the
