@@ -3,29 +3,31 @@ import Foundation
 /// Where the next batch of tests starts in the pool, for each side: each side
 /// takes the tests after the ones its previous batch ran.
 final class TestRotation: @unchecked Sendable {
-    // @unchecked: both counters are read and written only while `lock` is held.
+    // @unchecked: `next` is read and written only while `lock` is held.
     private let lock = NSLock()
     private let count: Int
-    private var baseline = 0
-    private var variant = 0
+    /// The next start of the baseline's batches, then of the variant's.
+    private var next = [0, 0]
 
     init(count: Int) {
         self.count = count
     }
 
+    /// Where the baseline's next batch of `tests` tests starts.
     func baselineStart(advancingBy tests: Int) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        let start = baseline
-        baseline = (baseline + tests) % count
-        return start
+        start(side: 0, advancingBy: tests)
     }
 
+    /// Where the variant's next batch of `tests` tests starts.
     func variantStart(advancingBy tests: Int) -> Int {
+        start(side: 1, advancingBy: tests)
+    }
+
+    private func start(side: Int, advancingBy tests: Int) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        let start = variant
-        variant = (variant + tests) % count
+        let start = next[side]
+        next[side] = (start + tests) % count
         return start
     }
 }
