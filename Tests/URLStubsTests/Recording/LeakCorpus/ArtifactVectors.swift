@@ -171,7 +171,6 @@ struct ArtifactCorpusTests {
     }
 }
 
-#if !canImport(Darwin)
 /// A failing XCTest case whose unmatched request carries a token: the failure
 /// XCTest records (and prints) does not hold it.
 final class ScrubbedConsoleTests: FailureCapturingTestCase {
@@ -187,4 +186,3 @@ final class ScrubbedConsoleTests: FailureCapturingTestCase {
         _ = try? await URLSession.stubbed.data(from: URL(string: "https://api.example.com/cb?access_token=c0ns0le-T0ken")!)
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if !canImport(Darwin)
 @testable import URLStubsTesting
 import XCTest
 
@@ -21,13 +20,34 @@ class FailureCapturingTestCase: StubbedTestCase {
         failures.value
     }
 
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if description.hasPrefix("URLStubs:") || description.hasPrefix("The stub ") {
-            failures.value.append(Failure(description: description, file: filePath, line: lineNumber))
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
+    /// Whether `description` is a failure URLStubs records, rather than one of the
+    /// test's own assertions (which fail the test as usual).
+    private static func isURLStubsFailure(_ description: String) -> Bool {
+        description.hasPrefix("URLStubs:") || description.hasPrefix("The stub ")
     }
+
+    #if canImport(Darwin)
+    // Apple's XCTest records every failure as an issue; URLStubs records its own
+    // with `record(_:)`, at the stub's file and line when it knows them.
+    override func record(_ issue: XCTIssue) {
+        guard Self.isURLStubsFailure(issue.compactDescription) else {
+            super.record(issue)
+            return
+        }
+        let location = issue.sourceCodeContext.location
+        failures.value.append(Failure(description: issue.compactDescription, file: location?.fileURL.path ?? "", line: location?.lineNumber ?? 0))
+    }
+    #else
+    // swift-corelibs-xctest has no issues: URLStubs records a description, a file
+    // and a line.
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        guard Self.isURLStubsFailure(description) else {
+            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+            return
+        }
+        failures.value.append(Failure(description: description, file: filePath, line: lineNumber))
+    }
+    #endif
 
     override class func tearDown() {
         FailureArtifacts.removeRunDirectory()
@@ -39,4 +59,3 @@ class FailureCapturingTestCase: StubbedTestCase {
         super.invokeTest()
     }
 }
-#endif

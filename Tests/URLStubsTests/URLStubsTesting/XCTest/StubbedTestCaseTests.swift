@@ -49,7 +49,6 @@ final class StubbedTestCaseTests: StubbedTestCase {
     }
 }
 
-#if !canImport(Darwin)
 /// Proves that a scope's problems are recorded as failures of the XCTest method that
 /// owned the scope, at the right place, by capturing them instead of failing.
 final class StubbedTestCaseFailureTests: FailureCapturingTestCase {
@@ -164,7 +163,6 @@ final class StubbedTestCaseCassetteLocationTests: FailureCapturingTestCase {
         } catch {}
     }
 }
-#endif
 
 /// A `StubbedTestCase` whose scopes are set up by options: a clock, a seed, a name.
 final class StubbedTestCaseOptionsTests: StubbedTestCase {
