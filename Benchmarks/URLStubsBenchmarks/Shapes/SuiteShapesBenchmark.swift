@@ -155,6 +155,7 @@ struct SuiteShapesBenchmark {
         }
 
         let resolutionRows = await ResolutionCacheBenchmark(quick: quick).run()
+        let setupRows = await TestSetupCacheBenchmark(quick: quick).run(pool: testPool, body: testBody, on: outside)
 
         let unmatchedReports = await unmatched.finish()
         for worker in [computed, template, outside] {
@@ -165,7 +166,7 @@ struct SuiteShapesBenchmark {
             ReportRow.samples("empty `withStubScope { _ in }`, CPU time per scope", unit: "µs", emptySamples.map(\.cpuPerRequest), isReference: false),
             ReportRow.samples("the same on the main actor, CPU time per scope", unit: "µs", mainActorEmptySamples.map(\.cpuPerRequest), isReference: false),
             ReportRow.samples("the same on the main actor, context switches per scope", unit: "switches", mainActorEmptySamples.map(\.contextSwitchesPerRequest), isReference: false, goal: .valueAtMost(0.1, "≤ 0.10 switches")),
-        ] + traitRows(traitSamples) + breakdown.rows + resolutionRows
+        ] + traitRows(traitSamples) + breakdown.rows + resolutionRows + setupRows
         let failedScopes = (emptySamples + mainActorEmptySamples + traitSamples).reduce(0) { $0 + $1.unexpected }
         return section(comparisons, rows: rows, unmatchedReports: unmatchedReports, failedScopes: failedScopes, failedBreakdown: breakdown.unexpected)
     }

@@ -1,0 +1,150 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import URLStubs
+
+/// What the one-test row's setup and end cost without its requests, on each side:
+/// URLStubs' scope with the test's stubs (`.get(url) with: .data(body)`), opened and
+/// ended; the hand-rolled protocol's handler over a table of the same URLs, set and
+/// cleared. With warm caches, the same work again and again as in a loop that does
+/// nothing else; and with caches emptied first, as the other work between a suite's
+/// tests (its requests, the test framework, the code under test) empties them.
+///
+/// Each test's setup is timed on its own by the thread's CPU clock; for the cold
+/// figures, ``ResolutionCacheBenchmark/evictionBytes`` of other memory are touched
+/// first, outside the timed part. The two sides alternate from round to round. A
+/// setup that ends on another thread than it started on (its time would be
+/// meaningless) is left out and counted.
+struct TestSetupCacheBenchmark {
+    /// Whether this is the smoke run.
+    let quick: Bool
+
+    /// Measured rounds (one more warms up).
+    var rounds: Int { quick ? 2 : 30 }
+    /// Tests per side, temperature and round.
+    var testsPerBatch: Int { quick ? 4 : 40 }
+
+    /// The side of the comparison a batch measures.
+    private enum Side {
+        case urlStubs, handRolled
+    }
+
+    /// The rows: both sides with warm caches, then both with caches emptied.
+    func run(pool: [[URLRequest]], body: Data, on worker: ScopedWorker) async -> [ReportRow] {
+        let memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: ResolutionCacheBenchmark.evictionBytes)
+        memory.initialize(repeating: 0)
+        defer { memory.deallocate() }
+        let eviction = EvictionMemory(memory)
+        let tests = testsPerBatch
+        var medians: [Side: (warm: [Double], cold: [Double])] = [.urlStubs: ([], []), .handRolled: ([], [])]
+        var movedThread = 0
+        var failed = 0
+        var next = 0
+        for round in 0...rounds {
+            Progress.log("shapes: a test's setup alone, round \(round)/\(rounds)")
+            let sides: [Side] = round % 2 == 0 ? [.urlStubs, .handRolled] : [.handRolled, .urlStubs]
+            for side in sides {
+                for isCold in [false, true] {
+                    let first = next
+                    next += tests
+                    let batch = await worker.run {
+                        await Self.batch(side, tests: (first..<first + tests).map { pool[$0 % pool.count] }, body: body, evicting: isCold ? eviction : nil)
+                    }
+                    movedThread += batch.movedThread
+                    failed += batch.failed
+                    guard round > 0, let median = SampleSummary(batch.microseconds)?.median else { continue } // Round 0 warms up.
+                    if isCold {
+                        medians[side]!.cold.append(median)
+                    } else {
+                        medians[side]!.warm.append(median)
+                    }
+                }
+            }
+        }
+        var notes: [String] = []
+        if movedThread > 0 {
+            notes.append("\(movedThread) setups ended on another thread and were left out")
+        }
+        if failed > 0 {
+            notes.append("UNEXPECTED: \(failed) scopes failed")
+        }
+        let note = notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
+        let stubs = pool.first?.count ?? 0
+        return [
+            ReportRow.samples("a test's setup and end alone, warm caches: URLStubs (a scope, \(stubs) stubs), CPU time per test\(note)", unit: "µs", medians[.urlStubs]!.warm, isReference: false),
+            ReportRow.samples("the same, hand-rolled (a handler over a table of \(stubs) URLs, set and cleared)", unit: "µs", medians[.handRolled]!.warm, isReference: false),
+            ReportRow.samples("URLStubs' setup and end after \(ResolutionCacheBenchmark.evictionBytes >> 20) MiB of other memory was touched (caches emptied)", unit: "µs", medians[.urlStubs]!.cold, isReference: false),
+            ReportRow.samples("the same, hand-rolled", unit: "µs", medians[.handRolled]!.cold, isReference: false),
+        ]
+    }
+
+    /// The times of one batch's tests, in microseconds, and what was left out.
+    private struct Batch: Sendable {
+        var microseconds: [Double] = []
+        var movedThread = 0
+        var failed = 0
+    }
+
+    /// Memory touched one byte per cache line before each cold setup.
+    private struct EvictionMemory: @unchecked Sendable {
+        // @unchecked: touched by one batch at a time, each awaited before the next.
+        let bytes: UnsafeMutableBufferPointer<UInt8>
+
+        init(_ bytes: UnsafeMutableBufferPointer<UInt8>) {
+            self.bytes = bytes
+        }
+
+        func touch() {
+            for offset in stride(from: 0, to: bytes.count, by: 64) {
+                bytes[offset] &+= 1
+            }
+        }
+    }
+
+    /// Sets up and ends each test of `tests` on `side`, timing each on its own.
+    private static func batch(_ side: Side, tests: [[URLRequest]], body: Data, evicting memory: EvictionMemory?) async -> Batch {
+        var batch = Batch()
+        batch.microseconds.reserveCapacity(tests.count)
+        for requests in tests {
+            memory?.touch()
+            let thread = pthread_self()
+            let start = ThreadCPUClock.nanoseconds()
+            switch side {
+            case .urlStubs:
+                do {
+                    try await withStubScope { scope in
+                        for request in requests {
+                            await scope.stub(.get(request.url!.absoluteString), with: .data(body))
+                        }
+                    }
+                } catch {
+                    batch.failed += 1
+                }
+            case .handRolled:
+                var table: [URL: Data] = [:]
+                for request in requests {
+                    table[request.url!] = body
+                }
+                HandlerMockURLProtocol.setHandler { [table] request in
+                    let url = request.url!
+                    guard let body = table[url] else { throw URLError(.unsupportedURL) }
+                    return (HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": String(body.count)])!, body)
+                }
+                HandlerMockURLProtocol.setHandler(nil)
+            }
+            let elapsed = ThreadCPUClock.nanoseconds() - start
+            guard pthread_equal(thread, pthread_self()) != 0 else {
+                batch.movedThread += 1
+                continue
+            }
+            batch.microseconds.append(Double(elapsed) / 1_000)
+        }
+        return batch
+    }
+}
