@@ -18,9 +18,12 @@ import URLStubs
 ///
 /// Each test's setup is timed on its own by the thread's CPU clock; for the cold
 /// figures, ``ResolutionCacheBenchmark/evictionBytes`` of other memory are touched
-/// first, outside the timed part. The two sides alternate from round to round. A
-/// setup that ends on another thread than it started on (its time would be
-/// meaningless) is left out and counted.
+/// first, outside the timed part. A round measures a batch of each side at each
+/// temperature, the sides' order alternating from round to round; each side's
+/// figure is a round's median test, and the difference rows are the median over
+/// rounds of URLStubs' figure minus the hand-rolled one of the same round, so that
+/// the machine's drift between rounds cancels. A setup that ends on another thread
+/// than it started on (its time would be meaningless) is left out and counted.
 struct TestSetupCacheBenchmark {
     /// Whether this is the smoke run.
     let quick: Bool
@@ -42,14 +45,16 @@ struct TestSetupCacheBenchmark {
         defer { memory.deallocate() }
         let eviction = EvictionMemory(memory)
         let tests = testsPerBatch
-        var medians: [Side: (warm: [Double], cold: [Double])] = [.urlStubs: ([], []), .handRolled: ([], [])]
+        var kept: [Round] = []
         var movedThread = 0
         var failed = 0
         var next = 0
         for round in 0...rounds {
             Progress.log("shapes: a test's setup alone, round \(round)/\(rounds)")
             let sides: [Side] = round % 2 == 0 ? [.urlStubs, .handRolled] : [.handRolled, .urlStubs]
+            var figures: [Side: (warm: Double, cold: Double)] = [:]
             for side in sides {
+                var warm: Double?
                 for isCold in [false, true] {
                     let first = next
                     next += tests
@@ -58,14 +63,17 @@ struct TestSetupCacheBenchmark {
                     }
                     movedThread += batch.movedThread
                     failed += batch.failed
-                    guard round > 0, let median = SampleSummary(batch.microseconds)?.median else { continue } // Round 0 warms up.
-                    if isCold {
-                        medians[side]!.cold.append(median)
-                    } else {
-                        medians[side]!.warm.append(median)
+                    let median = SampleSummary(batch.microseconds)?.median
+                    if !isCold {
+                        warm = median
+                    } else if let warm, let median {
+                        figures[side] = (warm, median)
                     }
                 }
             }
+            // Round 0 warms up; a round is kept whole, so that its sides stay paired.
+            guard round > 0, let urlStubs = figures[.urlStubs], let handRolled = figures[.handRolled] else { continue }
+            kept.append(Round(urlStubs: urlStubs, handRolled: handRolled))
         }
         var notes: [String] = []
         if movedThread > 0 {
@@ -77,11 +85,19 @@ struct TestSetupCacheBenchmark {
         let note = notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
         let stubs = pool.first?.count ?? 0
         return [
-            ReportRow.samples("a test's setup and end alone, warm caches: URLStubs (a scope, \(stubs) stubs), CPU time per test\(note)", unit: "µs", medians[.urlStubs]!.warm, isReference: false),
-            ReportRow.samples("the same, hand-rolled (a handler over a table of \(stubs) URLs, set and cleared)", unit: "µs", medians[.handRolled]!.warm, isReference: false),
-            ReportRow.samples("URLStubs' setup and end after \(ResolutionCacheBenchmark.evictionBytes >> 20) MiB of other memory was touched (caches emptied)", unit: "µs", medians[.urlStubs]!.cold, isReference: false),
-            ReportRow.samples("the same, hand-rolled", unit: "µs", medians[.handRolled]!.cold, isReference: false),
+            ReportRow.samples("a test's setup and end alone, warm caches: URLStubs (a scope, \(stubs) stubs), CPU time per test\(note)", unit: "µs", kept.map(\.urlStubs.warm), isReference: false),
+            ReportRow.samples("the same, hand-rolled (a handler over a table of \(stubs) URLs, set and cleared)", unit: "µs", kept.map(\.handRolled.warm), isReference: false),
+            ReportRow.samples("URLStubs minus hand-rolled, round by round", unit: "µs", kept.map { $0.urlStubs.warm - $0.handRolled.warm }, isReference: false),
+            ReportRow.samples("the setup and end after \(ResolutionCacheBenchmark.evictionBytes >> 20) MiB of other memory was touched (caches emptied): URLStubs", unit: "µs", kept.map(\.urlStubs.cold), isReference: false),
+            ReportRow.samples("the same, hand-rolled", unit: "µs", kept.map(\.handRolled.cold), isReference: false),
+            ReportRow.samples("URLStubs minus hand-rolled, round by round", unit: "µs", kept.map { $0.urlStubs.cold - $0.handRolled.cold }, isReference: false),
         ]
+    }
+
+    /// A round's figures, each its batch's median test: per side, warm and cold.
+    private struct Round {
+        var urlStubs: (warm: Double, cold: Double)
+        var handRolled: (warm: Double, cold: Double)
     }
 
     /// The times of one batch's tests, in microseconds, and what was left out.
