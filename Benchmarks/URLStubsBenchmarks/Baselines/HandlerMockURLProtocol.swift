@@ -24,6 +24,21 @@ final class HandlerMockURLProtocol: URLProtocol {
         slot.set(handler)
     }
 
+    /// Sets the handler a hand-rolled test sets up: a table of its requests' URLs,
+    /// each answered with `body` (status 200, its `Content-Length`); a URL not in
+    /// the table fails.
+    static func setHandler(answering requests: [URLRequest], with body: Data) {
+        var table: [URL: Data] = [:]
+        for request in requests {
+            table[request.url!] = body
+        }
+        setHandler { [table] request in
+            let url = request.url!
+            guard let body = table[url] else { throw URLError(.unsupportedURL) }
+            return (HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": String(body.count)])!, body)
+        }
+    }
+
     /// Returns `true`: every request of the baseline's session is answered here.
     override class func canInit(with request: URLRequest) -> Bool {
         true

@@ -191,15 +191,7 @@ struct SuiteShapesBenchmark {
         let meter = BatchMeter()
         for test in 0..<count {
             let requests = pool[(first + test) % pool.count]
-            var table: [URL: Data] = [:]
-            for request in requests {
-                table[request.url!] = body
-            }
-            HandlerMockURLProtocol.setHandler { [table] request in
-                let url = request.url!
-                guard let body = table[url] else { throw URLError(.unsupportedURL) }
-                return (HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": String(body.count)])!, body)
-            }
+            HandlerMockURLProtocol.setHandler(answering: requests, with: body)
             for request in requests {
                 answers.append(await RequestTimer.answer(request, through: HandlerMockURLProtocol.session, style: .async))
             }

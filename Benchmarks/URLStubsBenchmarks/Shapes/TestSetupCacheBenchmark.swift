@@ -143,15 +143,7 @@ struct TestSetupCacheBenchmark {
                     batch.failed += 1
                 }
             case .handRolled:
-                var table: [URL: Data] = [:]
-                for request in requests {
-                    table[request.url!] = body
-                }
-                HandlerMockURLProtocol.setHandler { [table] request in
-                    let url = request.url!
-                    guard let body = table[url] else { throw URLError(.unsupportedURL) }
-                    return (HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": String(body.count)])!, body)
-                }
+                HandlerMockURLProtocol.setHandler(answering: requests, with: body)
                 HandlerMockURLProtocol.setHandler(nil)
             }
             let elapsed = ThreadCPUClock.nanoseconds() - start
