@@ -81,8 +81,10 @@ final class URLPattern: Sendable {
     /// in one pass; `nil` for any other pattern, which ``init(parsingInFull:)``
     /// reads (and rejects, when it is malformed).
     private static func literalInNormalForm(_ source: String) -> RequestTarget? {
+        // `Substring(_:)`, not `[...]`: in a debug build (where tests run) the
+        // unbounded-range subscript is generic code.
         guard let origin = RequestTarget.inNormalForm(source), origin.query == nil,
-              URLText.isValidScheme(origin.scheme[...]), URLText.allBytes(of: origin.host[...], in: URLText.hostCharacters)
+              URLText.isValidScheme(Substring(origin.scheme)), URLText.allBytes(of: Substring(origin.host), in: URLText.hostCharacters)
         else { return nil }
         // The route key ends where the path does: anything after it is a query or a fragment.
         guard source.utf8.count == origin.routeKey.utf8.count,
@@ -102,19 +104,21 @@ final class URLPattern: Sendable {
         let slash = UInt8(ascii: "/"), percent = UInt8(ascii: "%"), star = UInt8(ascii: "*")
         var start = 1
         var index = 1
+        // The index moves on at the end of each pass, not in a `defer`: in a debug
+        // build a `defer` in a loop is a call for each byte.
         while index <= path.count {
-            defer { index += 1 }
-            guard index == path.count || path[index] == slash else {
+            if index < path.count && path[index] != slash {
                 let byte = path[index]
                 guard byte == percent || allowed.contains(byte) else { return false }
-                continue
+            } else {
+                // A segment of one or two stars is a wildcard, not a literal.
+                let length = index - start
+                if length == 1 && path[start] == star || length == 2 && path[start] == star && path[start + 1] == star {
+                    return false
+                }
+                start = index + 1
             }
-            // A segment of one or two stars is a wildcard, not a literal.
-            let length = index - start
-            if length == 1 && path[start] == star || length == 2 && path[start] == star && path[start + 1] == star {
-                return false
-            }
-            start = index + 1
+            index += 1
         }
         return true
     }

@@ -62,7 +62,16 @@ final class ScopeState {
 
     /// Each stub, oldest first, with its hits.
     var usage: [StubUsage] {
-        entries.map { StubUsage(pattern: $0.pattern, location: $0.location, hits: $0.hits) }
+        // A loop by index: `map` is generic code in a debug build (where tests run).
+        var usage: [StubUsage] = []
+        usage.reserveCapacity(entries.count)
+        var index = 0
+        while index < entries.count {
+            let entry = entries[index]
+            usage.append(StubUsage(pattern: entry.pattern, location: entry.location, hits: entry.hits))
+            index += 1
+        }
+        return usage
     }
 
     init(scope: StubScope, name: String?, ancestors: [StubScope], location: StubSourceLocation?, clock: ScopeClock, logLimit: Int? = nil) {

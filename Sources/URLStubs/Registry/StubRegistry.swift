@@ -152,7 +152,8 @@ actor StubRegistry {
     nonisolated func finishScope(_ scope: StubScope) -> Ending {
         let removed = withIsolation { registry -> Removal? in
             guard !scope.isGlobal, let ended = registry.scopes.removeValue(forKey: scope.id) else { return nil }
-            let flights = ended.inFlight.values.sorted { $0.request.sequenceNumber < $1.request.sequenceNumber }
+            // Most scopes end with nothing in flight: no sort (generic code in a debug build).
+            let flights = ended.inFlight.isEmpty ? [] : ended.inFlight.values.sorted { $0.request.sequenceNumber < $1.request.sequenceNumber }
             // With nothing in flight there is nothing to fail first: its log is read now.
             return Removal(ended: EndedScope(state: ended), flights: flights, seedNote: registry.note(of: ended), read: flights.isEmpty ? Self.read(ended) : nil)
         }
@@ -239,10 +240,26 @@ actor StubRegistry {
     /// Reads what `state`, an ended scope's, leaves (see ``Read``); in the
     /// registry's isolation, as its exchanges and counts may still change.
     private static func read(_ state: ScopeState) -> Read {
-        let unmet = state.entries.compactMap { ScopeMessages.unmetExpectation(of: $0, in: state.scope) }
-        // Closures rather than key paths, here and when the scope opens: in a debug
-        // build (where tests run) a key path is applied through the runtime.
-        return Read(exchanges: state.log.inOrder.map { $0.snapshot }, unmet: unmet, usage: state.usage)
+        // Loops by index: in a debug build (where tests run) `map` and `compactMap`
+        // are generic code, a chain of calls for each element.
+        let entries = state.entries
+        var unmet: [StubProblem] = []
+        var index = 0
+        while index < entries.count {
+            if let problem = ScopeMessages.unmetExpectation(of: entries[index], in: state.scope) {
+                unmet.append(problem)
+            }
+            index += 1
+        }
+        let logged = state.log.inOrder
+        var exchanges: [RecordedExchange] = []
+        exchanges.reserveCapacity(logged.count)
+        index = 0
+        while index < logged.count {
+            exchanges.append(logged[index].snapshot)
+            index += 1
+        }
+        return Read(exchanges: exchanges, unmet: unmet, usage: state.usage)
     }
 
     /// Each stub of `scope`, oldest first, with its hits so far.
