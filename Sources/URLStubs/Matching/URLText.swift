@@ -204,8 +204,12 @@ enum URLText {
         }
     }
 
+    /// The lowercase ASCII letters.
+    static let lowercaseLetters = ASCIISet("abcdefghijklmnopqrstuvwxyz")
+    /// The ASCII letters and digits.
+    private static let lettersAndDigits = lowercaseLetters.union(ASCIISet("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"))
     /// RFC 3986 `unreserved`: letters, digits and `-._~`.
-    private static let unreserved = ASCIISet("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+    private static let unreserved = lettersAndDigits.union(ASCIISet("-._~"))
     /// RFC 3986 `sub-delims`.
     private static let subDelimiters = ASCIISet("!$&'()*+,;=")
     /// What may appear unescaped in a path segment: RFC 3986 `pchar` without `%`,
@@ -216,7 +220,7 @@ enum URLText {
     /// What may appear in a host name (registered name or IP literal).
     static let hostCharacters = unreserved.union(subDelimiters).union(ASCIISet("%[]:"))
     /// What may follow a scheme's first letter: letters, digits and `+-.`.
-    private static let schemeCharacters = ASCIISet("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
+    private static let schemeCharacters = lettersAndDigits.union(ASCIISet("+-."))
 
     /// Whether `byte` may appear unescaped in a path segment (RFC 3986 `pchar`
     /// without `%`, which is handled separately).

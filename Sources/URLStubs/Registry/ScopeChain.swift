@@ -35,14 +35,10 @@ struct ScopeChain: RandomAccessCollection {
         }
 
         mutating func next() -> ScopeState? {
-            defer { position += 1 }
-            if position == 0 {
-                return chain.home
-            }
-            if position <= chain.enclosing.count {
-                return chain.enclosing[position - 1]
-            }
-            return position == chain.enclosing.count + 1 ? chain.global : nil
+            guard position < chain.endIndex else { return nil }
+            let scope = chain[position]
+            position += 1
+            return scope
         }
     }
 

@@ -196,13 +196,11 @@ public struct StubResponse: Sendable {
         if let problem = problem(status: status, headers: headers) {
             return StubResponse(.refused(problem))
         }
-        // Most stubs give no headers: nothing to search then (a search is generic
-        // code in a debug build, where tests run).
         var fields = headers
-        if let contentType, headers.isEmpty || !headers.containsField("Content-Type") {
+        if let contentType, !fields.containsField("Content-Type") {
             fields["Content-Type"] = contentType
         }
-        if headers.isEmpty || !headers.containsField("Content-Length") {
+        if !fields.containsField("Content-Length") {
             fields["Content-Length"] = String(body.count)
         }
         return StubResponse(.http(status: status, headers: fields, body: body))

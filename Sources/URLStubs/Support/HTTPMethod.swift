@@ -11,10 +11,10 @@ enum HTTPMethod {
         if method == "GET" || method == "POST" || method == "PUT" || method == "DELETE" || method == "PATCH" || method == "HEAD" {
             return method
         }
-        return URLText.allBytes(of: method[...], in: capitalsAndSymbols) ? method : method.uppercased()
+        return URLText.allBytes(of: Substring(method), in: capitalsAndSymbols) ? method : method.uppercased()
     }
 
     /// The ASCII bytes a method needs no uppercasing for: every one but the
     /// lowercase letters (a byte of 128 or more is in no ``ASCIISet``).
-    private static let capitalsAndSymbols = ASCIISet("abcdefghijklmnopqrstuvwxyz").inverted()
+    private static let capitalsAndSymbols = URLText.lowercaseLetters.inverted()
 }
