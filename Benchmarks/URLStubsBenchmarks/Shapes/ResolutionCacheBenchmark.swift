@@ -13,7 +13,7 @@ import Foundation
 /// (`resolveWithoutLoading`: recorded, matched, a use taken, its answer written
 /// down), on one thread, timed by that thread's CPU clock. A round runs three
 /// batches: resolutions alone (warm); each resolution after touching
-/// ``evictionBytes`` of other memory (cold); and the touching alone, which the cold
+/// ``CacheEvictingMemory`` (cold); and the touching alone, which the cold
 /// batch's time is paired with and reduced by. The cold and touching-only batches
 /// alternate their order from round to round.
 struct ResolutionCacheBenchmark {
@@ -24,10 +24,6 @@ struct ResolutionCacheBenchmark {
     var rounds: Int { quick ? 2 : 30 }
     /// Requests per batch.
     var requestsPerBatch: Int { quick ? 10 : 200 }
-    /// The memory touched before each cold resolution: more than the caches a
-    /// core has of its own.
-    static let evictionBytes = 8 << 20
-
     /// The warm and the cold rows.
     func run() async -> [ReportRow] {
         let body = BenchmarkFixtures.body(tag: "resolution")
@@ -36,9 +32,7 @@ struct ResolutionCacheBenchmark {
         }
         guard let scope = worker.scope else { return [] }
         let requests = (0..<requestsPerBatch).map { BenchmarkFixtures.request(BenchmarkFixtures.itemURL($0)) }
-        let memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Self.evictionBytes)
-        memory.initialize(repeating: 0)
-        defer { memory.deallocate() }
+        let memory = CacheEvictingMemory()
 
         var warm: [Double] = []
         var cold: [Double] = []
@@ -60,7 +54,7 @@ struct ResolutionCacheBenchmark {
         let note = unanswered == 0 ? "" : " (UNEXPECTED: \(unanswered) requests unanswered)"
         return [
             ReportRow.samples("template request's resolution alone, no URL loading, warm caches: CPU time per request\(note)", unit: "µs", warm, isReference: false),
-            ReportRow.samples("the same after \(Self.evictionBytes >> 20) MiB of other memory was touched (caches emptied): CPU time per request", unit: "µs", cold, isReference: false),
+            ReportRow.samples("the same after \(CacheEvictingMemory.byteCount >> 20) MiB of other memory was touched (caches emptied): CPU time per request", unit: "µs", cold, isReference: false),
         ]
     }
 
@@ -70,16 +64,12 @@ struct ResolutionCacheBenchmark {
     private static func batch(
         _ requests: [URLRequest],
         resolvingIn scope: StubScope?,
-        touching memory: UnsafeMutableBufferPointer<UInt8>?,
+        touching memory: CacheEvictingMemory?,
         unanswered: inout Int
     ) -> Double {
         let start = ThreadCPUClock.nanoseconds()
         for request in requests {
-            if let memory {
-                for offset in stride(from: 0, to: memory.count, by: 64) {
-                    memory[offset] &+= 1
-                }
-            }
+            memory?.touch()
             if let scope, !scope.resolveWithoutLoading(request) {
                 unanswered += 1
             }

@@ -17,8 +17,7 @@ import URLStubs
 /// tests (its requests, the test framework, the code under test) empties them.
 ///
 /// Each test's setup is timed on its own by the thread's CPU clock; for the cold
-/// figures, ``ResolutionCacheBenchmark/evictionBytes`` of other memory are touched
-/// first, outside the timed part. A round measures a batch of each side at each
+/// figures, ``CacheEvictingMemory`` is touched first, outside the timed part. A round measures a batch of each side at each
 /// temperature, the sides' order alternating from round to round; each side's
 /// figure is a round's median test, and the difference rows are the median over
 /// rounds of URLStubs' figure minus the hand-rolled one of the same round, so that
@@ -40,10 +39,7 @@ struct TestSetupCacheBenchmark {
 
     /// The rows: both sides with warm caches, then both with caches emptied.
     func run(pool: [[URLRequest]], body: Data, on worker: ScopedWorker) async -> [ReportRow] {
-        let memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: ResolutionCacheBenchmark.evictionBytes)
-        memory.initialize(repeating: 0)
-        defer { memory.deallocate() }
-        let eviction = EvictionMemory(memory)
+        let eviction = CacheEvictingMemory()
         let tests = testsPerBatch
         var kept: [Round] = []
         var movedThread = 0
@@ -88,7 +84,7 @@ struct TestSetupCacheBenchmark {
             ReportRow.samples("a test's setup and end alone, warm caches: URLStubs (a scope, \(stubs) stubs), CPU time per test\(note)", unit: "µs", kept.map(\.urlStubs.warm), isReference: false),
             ReportRow.samples("the same, hand-rolled (a handler over a table of \(stubs) URLs, set and cleared)", unit: "µs", kept.map(\.handRolled.warm), isReference: false),
             ReportRow.samples("URLStubs minus hand-rolled, round by round", unit: "µs", kept.map { $0.urlStubs.warm - $0.handRolled.warm }, isReference: false),
-            ReportRow.samples("the setup and end after \(ResolutionCacheBenchmark.evictionBytes >> 20) MiB of other memory was touched (caches emptied): URLStubs", unit: "µs", kept.map(\.urlStubs.cold), isReference: false),
+            ReportRow.samples("the setup and end after \(CacheEvictingMemory.byteCount >> 20) MiB of other memory was touched (caches emptied): URLStubs", unit: "µs", kept.map(\.urlStubs.cold), isReference: false),
             ReportRow.samples("the same, hand-rolled", unit: "µs", kept.map(\.handRolled.cold), isReference: false),
             ReportRow.samples("URLStubs minus hand-rolled, round by round", unit: "µs", kept.map { $0.urlStubs.cold - $0.handRolled.cold }, isReference: false),
         ]
@@ -107,24 +103,8 @@ struct TestSetupCacheBenchmark {
         var failed = 0
     }
 
-    /// Memory touched one byte per cache line before each cold setup.
-    private struct EvictionMemory: @unchecked Sendable {
-        // @unchecked: touched by one batch at a time, each awaited before the next.
-        let bytes: UnsafeMutableBufferPointer<UInt8>
-
-        init(_ bytes: UnsafeMutableBufferPointer<UInt8>) {
-            self.bytes = bytes
-        }
-
-        func touch() {
-            for offset in stride(from: 0, to: bytes.count, by: 64) {
-                bytes[offset] &+= 1
-            }
-        }
-    }
-
     /// Sets up and ends each test of `tests` on `side`, timing each on its own.
-    private static func batch(_ side: Side, tests: [[URLRequest]], body: Data, evicting memory: EvictionMemory?) async -> Batch {
+    private static func batch(_ side: Side, tests: [[URLRequest]], body: Data, evicting memory: CacheEvictingMemory?) async -> Batch {
         var batch = Batch()
         batch.microseconds.reserveCapacity(tests.count)
         for requests in tests {
