@@ -83,29 +83,30 @@ actor StubRegistry {
                 preconditionIsolated("URLStubs' registry was entered without its lock")
             }
             #endif
-            return withoutActuallyEscaping(body) { body in
-                // The lock is the executor, and this thread holds it: this is isolated.
-                unsafeBitCast(IsolatedBody(call: body), to: PlainBody<Result>.self).call(self)
-            }
+            // The lock is the executor, and this thread holds it: this is isolated.
+            return unsafeBitCast(IsolatedEntry<Result>(call: { registry, body in body(registry) }), to: PlainEntry<Result>.self).call(self, body)
         }
     }
 
-    /// A body of ``withIsolation(_:)`` as written, and ``PlainBody`` the same
-    /// function without the isolation (which changes nothing in how it is called).
+    /// A function that runs a body of ``withIsolation(_:)`` isolated to the
+    /// registry it is given, and ``PlainEntry`` the same function without that
+    /// isolation (which changes nothing in how it is called).
     ///
-    /// Cast inside a struct, not as a bare function: a function passed to
-    /// `unsafeBitCast` as itself is first converted to the most general form of its
-    /// type, a thunk allocated for every critical section; a struct's field keeps
-    /// the form it was stored in, and the cast allocates nothing. (What remains is
-    /// `withoutActuallyEscaping`'s own: it boxes `body` on the heap, one small
-    /// allocation per critical section, to check at the end that nothing kept it.)
-    private struct IsolatedBody<Result> {
-        let call: (isolated StubRegistry) -> Result
+    /// The entry is cast, not the body: a body is a non-escaping closure, which
+    /// can be cast only after `withoutActuallyEscaping` made it escaping, and that
+    /// boxed it on the heap for every critical section. The entry captures
+    /// nothing, and takes the body as the non-escaping argument it is. It is cast
+    /// inside a struct, not as a bare function: a function passed to
+    /// `unsafeBitCast` as itself is first converted to the most general form of
+    /// its type, a thunk allocated for every call; a struct's field keeps the form
+    /// it was stored in, and the cast allocates nothing.
+    private struct IsolatedEntry<Result> {
+        let call: (isolated StubRegistry, (isolated StubRegistry) -> Result) -> Result
     }
 
-    /// See ``IsolatedBody``.
-    private struct PlainBody<Result> {
-        let call: (StubRegistry) -> Result
+    /// See ``IsolatedEntry``.
+    private struct PlainEntry<Result> {
+        let call: (StubRegistry, (isolated StubRegistry) -> Result) -> Result
     }
 
     /// Opens a new scope inside `parent` (or at the top when `parent` is nil).
