@@ -92,14 +92,17 @@ actor StubRegistry {
     /// registry it is given, and ``PlainEntry`` the same function without that
     /// isolation (which changes nothing in how it is called).
     ///
-    /// The entry is cast, not the body: a body is a non-escaping closure, which
-    /// can be cast only after `withoutActuallyEscaping` made it escaping, and that
-    /// boxed it on the heap for every critical section. The entry captures
-    /// nothing, and takes the body as the non-escaping argument it is. It is cast
-    /// inside a struct, not as a bare function: a function passed to
-    /// `unsafeBitCast` as itself is first converted to the most general form of
-    /// its type, a thunk allocated for every call; a struct's field keeps the form
-    /// it was stored in, and the cast allocates nothing.
+    /// The entry is cast, not the body. A body is a non-escaping closure, which can
+    /// be cast only once `withoutActuallyEscaping` made it escaping, with a check
+    /// after each call that nothing kept it, and a box on the heap for a body that
+    /// captures anything. The entry takes the body as the non-escaping argument it
+    /// is, and captures nothing once specialized for its `Result`: a release build
+    /// allocates nothing for a critical section. (Unspecialized, as in a debug
+    /// build, the entry's context holds `Result`'s type: one allocation per
+    /// critical section, as the box was, without the check.) It is cast inside a
+    /// struct, not as a bare function: a function passed to `unsafeBitCast` as
+    /// itself is first converted to the most general form of its type, a thunk
+    /// allocated for every call; a struct's field keeps the form it was stored in.
     private struct IsolatedEntry<Result> {
         let call: (isolated StubRegistry, (isolated StubRegistry) -> Result) -> Result
     }
