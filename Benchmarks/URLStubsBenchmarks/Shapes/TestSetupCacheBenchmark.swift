@@ -48,23 +48,23 @@ struct TestSetupCacheBenchmark {
         for round in 0...rounds {
             Progress.log("shapes: a test's setup alone, round \(round)/\(rounds)")
             let sides: [Side] = round % 2 == 0 ? [.urlStubs, .handRolled] : [.handRolled, .urlStubs]
+            // The median test of a batch of the pool's next tests on `side`.
+            func medianTest(_ side: Side, evicting memory: CacheEvictingMemory?) async -> Double? {
+                let first = next
+                next += tests
+                let batch = await worker.run {
+                    await Self.batch(side, tests: (first..<first + tests).map { pool[$0 % pool.count] }, body: body, evicting: memory)
+                }
+                movedThread += batch.movedThread
+                failed += batch.failed
+                return SampleSummary(batch.microseconds)?.median
+            }
             var figures: [Side: (warm: Double, cold: Double)] = [:]
             for side in sides {
-                var warm: Double?
-                for isCold in [false, true] {
-                    let first = next
-                    next += tests
-                    let batch = await worker.run {
-                        await Self.batch(side, tests: (first..<first + tests).map { pool[$0 % pool.count] }, body: body, evicting: isCold ? eviction : nil)
-                    }
-                    movedThread += batch.movedThread
-                    failed += batch.failed
-                    let median = SampleSummary(batch.microseconds)?.median
-                    if !isCold {
-                        warm = median
-                    } else if let warm, let median {
-                        figures[side] = (warm, median)
-                    }
+                let warm = await medianTest(side, evicting: nil)
+                let cold = await medianTest(side, evicting: eviction)
+                if let warm, let cold {
+                    figures[side] = (warm, cold)
                 }
             }
             // Round 0 warms up; a round is kept whole, so that its sides stay paired.
