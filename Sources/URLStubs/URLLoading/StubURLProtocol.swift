@@ -155,13 +155,14 @@ public final class StubURLProtocol: URLProtocol {
     /// own rather than its session's (which Foundation on Linux puts on every task
     /// the session makes). `false` when the session cannot be found.
     ///
-    /// The session is an internal property of the task on Linux, read by
-    /// reflection, and only for a task that has a delegate at all. Mirror reads the
-    /// task's stored properties up to it; those before it (byte counts, progress,
-    /// the begin date, the suspend count) change only when the app sets them or
-    /// suspends the task, which it does not do while the task is starting.
+    /// The session is an internal property of the task on Linux, read only for a
+    /// task that has a delegate at all, by reflection for a session's first task
+    /// (see ``TaskSessions``). Mirror reads the task's stored properties up to it;
+    /// those before it (byte counts, progress, the begin date, the suspend count)
+    /// change only when the app sets them or suspends the task, which it does not
+    /// do while the task is starting.
     private static func isOwnDelegate(_ delegate: any URLSessionTaskDelegate, of task: URLSessionTask) -> Bool {
-        guard let session = FoundationInternals.field("session", of: task) as? URLSession else { return false }
+        guard let session = TaskSessions.session(of: task) else { return false }
         return session.delegate !== delegate
     }
     #endif

@@ -52,6 +52,46 @@ struct TaskKindTests {
         }
     }
 
+    @Test("on Linux a session's later tasks are told apart as its first was: after its own delegate got a stream, a task delegate is still refused, and the next task streams again")
+    func taskDelegateIsRefusedAfterTheSessionWasSeen() async throws {
+        let url = URL(string: "https://api.example.com/stream")!
+        let reader = ChunkReader()
+        defer { reader.close() }
+        try await withStubScope { scope in
+            await scope.stub(.get(url), with: .chunks(["a", "b"].map { Data($0.utf8) }))
+            let first = await reader.read(URLRequest(url: url))
+            let task = reader.session.dataTask(with: url)
+            task.delegate = CountingDelegate()
+            let refused = await reader.read(task)
+            let last = await reader.read(URLRequest(url: url))
+            #expect(first.texts == ["a", "b"])
+            #expect((refused.error as? URLError)?.localizedDescription.hasPrefix("URLStubs: GET \(url) was made with a task delegate (CountingDelegate)") == true)
+            #expect(last.texts == ["a", "b"])
+            #expect(await scope.requests.count == 2, "the refused task was neither resolved nor logged")
+        }
+    }
+
+    @Test("on Linux a task given another session's delegate as its own is refused: that delegate is not its session's, and Foundation would not call it")
+    func anotherSessionsDelegateIsATaskDelegate() async throws {
+        let url = URL(string: "https://api.example.com/stream")!
+        let readerA = ChunkReader()
+        let readerB = ChunkReader()
+        defer {
+            readerA.close()
+            readerB.close()
+        }
+        try await withStubScope { scope in
+            await scope.stub(.get(url), with: .chunks(["a", "b"].map { Data($0.utf8) }))
+            #expect(await readerA.read(URLRequest(url: url)).texts == ["a", "b"])
+            #expect(await readerB.read(URLRequest(url: url)).texts == ["a", "b"])
+            let task = readerB.session.dataTask(with: url)
+            task.delegate = try #require(readerA.session.delegate as? URLSessionTaskDelegate)
+            let refused = await readerB.read(task)
+            #expect((refused.error as? URLError)?.localizedDescription.hasPrefix("URLStubs: GET \(url) was made with a task delegate (Forwarder)") == true)
+            #expect(refused.chunks.isEmpty)
+        }
+    }
+
     @Test("on Linux a task delegate on a session without one (URLSession.stubbed) is refused too, before anything is resolved or logged (Foundation keeps no error on such a task: the message goes to standard error)")
     func taskDelegateWithoutSessionDelegate() async throws {
         let url = URL(string: "https://api.example.com/stream")!
