@@ -90,6 +90,16 @@ struct SuiteShapesBenchmark {
                 requestsPerBatch: batch,
                 goals: .parity
             )),
+            PairedCase(RequestComparison(
+                name: "the template row through a session with a delegate (as apps' sessions often have one), on both sides",
+                worker: template,
+                baseline: (items, .body(baselineBody)),
+                variant: (items, .body(templateBody)),
+                baselineSession: BenchmarkFixtures.delegatedBaselineSession,
+                variantSession: BenchmarkFixtures.delegatedStubbedSession,
+                requestsPerBatch: batch,
+                goals: ComparisonGoals(cpu: .ratioAtMost(1.10), contextSwitches: .differenceAtMost(0.1))
+            )),
             PairedCase(
                 name: "one test: open a scope, register \(Self.requestsPerTest) stubs, make \(Self.requestsPerTest) requests to them, end the scope (per request)",
                 goals: ComparisonGoals(cpu: .ratioAtMost(1.10), contextSwitches: .differenceAtMost(0.1)),

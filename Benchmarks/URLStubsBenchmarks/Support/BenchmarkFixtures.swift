@@ -59,16 +59,24 @@ enum BenchmarkFixtures {
     /// The session every URLStubs variant uses: built from `.stubbed`.
     static let stubbedSession = URLSession(configuration: .stubbed)
 
+    /// The URLStubs session of the delegated rows: `.stubbed`, with a session delegate.
+    static let delegatedStubbedSession = URLSession(configuration: .stubbed, delegate: AppSessionDelegate(), delegateQueue: nil)
+
     /// The baseline's session: the hand-rolled dictionary protocol's.
     static let baselineSession = session(answeredBy: DictionaryMockURLProtocol.self)
 
+    /// The baseline's session of the delegated rows: the dictionary protocol's, with
+    /// a session delegate.
+    static let delegatedBaselineSession = session(answeredBy: DictionaryMockURLProtocol.self, delegate: AppSessionDelegate())
+
     /// A session of a hand-rolled protocol: `.stubbed` with `protocolClass` in place
     /// of `StubURLProtocol`, so that everything else (ephemeral, `urlCache = nil`,
-    /// the cache policy, the other protocol classes) is the same as URLStubs'.
-    static func session(answeredBy protocolClass: URLProtocol.Type) -> URLSession {
+    /// the cache policy, the other protocol classes) is the same as URLStubs'; with
+    /// `delegate` as its delegate, if given.
+    static func session(answeredBy protocolClass: URLProtocol.Type, delegate: (any URLSessionDelegate)? = nil) -> URLSession {
         let configuration = URLSessionConfiguration.stubbed
         let others = (configuration.protocolClasses ?? []).filter { ObjectIdentifier($0) != ObjectIdentifier(StubURLProtocol.self) }
         configuration.protocolClasses = [protocolClass] + others
-        return URLSession(configuration: configuration)
+        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 }
