@@ -25,7 +25,7 @@ enum ChunkRetention {
     static func keepsEveryChunk(of task: URLSessionTask?) -> Bool {
         #if canImport(FoundationNetworking)
         guard let task,
-              let session = TaskSessions.session(of: task),
+              let session = TaskSessions.session(ofRunning: task),
               session.delegate is URLSessionDataDelegate,
               let registry = FoundationInternals.field("taskRegistry", of: session),
               let behaviours = FoundationInternals.field("behaviours", of: registry) as? [Int: Any],

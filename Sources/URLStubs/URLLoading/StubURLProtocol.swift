@@ -162,7 +162,7 @@ public final class StubURLProtocol: URLProtocol {
     /// change only when the app sets them or suspends the task, which it does not
     /// do while the task is starting.
     private static func isOwnDelegate(_ delegate: any URLSessionTaskDelegate, of task: URLSessionTask) -> Bool {
-        guard let session = TaskSessions.session(of: task) else { return false }
+        guard let session = TaskSessions.session(ofRunning: task) else { return false }
         return session.delegate !== delegate
     }
     #endif
