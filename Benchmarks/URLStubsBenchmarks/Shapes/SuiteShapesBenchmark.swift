@@ -5,10 +5,11 @@ import Foundation
 import URLStubs
 
 /// The shapes test suites have, each paired with a hand-rolled protocol doing the
-/// same work: a computed stub and a template stub asked for a different URL every
-/// request, a whole test (a scope, 5 stubs, 5 requests, the scope's end), and a
-/// request no stub matches; a reference row, the hand-rolled protocol against
-/// itself with a known cost added per request; then the cost of an empty scope.
+/// same work: a computed stub (and one whose closure awaits) and a template stub
+/// asked for a different URL every request, the template stub again through sessions with a delegate, a whole test
+/// (a scope, 5 stubs, 5 requests, the scope's end), and a request no stub matches;
+/// a reference row, the hand-rolled protocol against itself with a known cost
+/// added per request; then the cost of an empty scope.
 ///
 /// Nothing is reused across requests that a suite would not repeat: every request
 /// of a batch asks for another URL, and every test of a batch registers stubs for
@@ -38,6 +39,7 @@ struct SuiteShapesBenchmark {
         let tests = batch / Self.requestsPerTest
         let baselineBody = BenchmarkFixtures.baselineBody
         let computedBody = BenchmarkFixtures.body(tag: "computed")
+        let awaitingBody = BenchmarkFixtures.body(tag: "awaiting")
         let templateBody = BenchmarkFixtures.body(tag: "template")
         let testBody = BenchmarkFixtures.body(tag: "one test")
         let users = (0..<batch).map { BenchmarkFixtures.request(Self.userURL($0)) }
@@ -53,6 +55,12 @@ struct SuiteShapesBenchmark {
         let computed = await ScopedWorker.scoped { scope in
             await scope.stub(.get(BenchmarkFixtures.origin + "/users/{id}")) { request in
                 .data(computedBody, headers: ["X-User-ID": request.pathParameters["id"] ?? ""])
+            }
+        }
+        let awaiting = await ScopedWorker.scoped { scope in
+            await scope.stub(.get(BenchmarkFixtures.origin + "/users/{id}")) { request in
+                await Task.yield() // An `await`: the asynchronous form, answered later.
+                return .data(awaitingBody, headers: ["X-User-ID": request.pathParameters["id"] ?? ""])
             }
         }
         let template = await ScopedWorker.scoped { scope in
@@ -79,6 +87,17 @@ struct SuiteShapesBenchmark {
                     baselineSession: HandlerMockURLProtocol.session,
                     requestsPerBatch: batch,
                     goals: ComparisonGoals(cpu: .ratioAtMost(1.15), contextSwitches: .differenceAtMost(0.1))
+                ),
+                prepare: { HandlerMockURLProtocol.setHandler(computedHandler) }
+            ),
+            PairedCase(
+                RequestComparison(
+                    name: "the computed row with a closure that awaits (`{ request in await ...; return ... }`), answered later from a task of its own",
+                    worker: awaiting,
+                    baseline: (users, .body(baselineBody)),
+                    variant: (users, .body(awaitingBody)),
+                    baselineSession: HandlerMockURLProtocol.session,
+                    requestsPerBatch: batch
                 ),
                 prepare: { HandlerMockURLProtocol.setHandler(computedHandler) }
             ),
@@ -168,7 +187,7 @@ struct SuiteShapesBenchmark {
         let setupRows = await TestSetupCacheBenchmark(quick: quick).run(pool: testPool, body: testBody, on: outside)
 
         let unmatchedReports = await unmatched.finish()
-        for worker in [computed, template, outside] {
+        for worker in [computed, awaiting, template, outside] {
             await worker.finish()
         }
         let rows = [
@@ -292,10 +311,12 @@ struct SuiteShapesBenchmark {
     private func section(_ comparisons: [Comparison], rows: [ReportRow], unmatchedReports: Int, failedScopes: Int, failedBreakdown: Int) -> ReportSection {
         let batch = Format.number(Double(requestsPerBatch), digits: 0)
         var notes = [
-            "Which row is your suite: tests whose stubs compute answers from the request (`stub(...) { request in ... }`) read the computed row; tests that stub URL templates with fixed bodies read the template row; the one-test row is the whole cost per request of a typical short test (scope, a few stubs, a few requests); the unmatched row is what a request no stub matches costs (its URLError carries the near-miss report).",
+            "Which row is your suite: tests whose stubs compute answers from the request (`stub(...) { request in ... }`) read the computed row; tests that stub URL templates with fixed bodies read the template row (the delegated row when their session has a delegate); the one-test row is the whole cost per request of a typical short test (scope, a few stubs, a few requests); the unmatched row is what a request no stub matches costs (its URLError carries the near-miss report).",
             "Method: as in the interception section: batches of \(batch) requests alternate the hand-rolled protocol's session (B) and URLStubs' session (V) as B V V B ...; \(warmUpPairs) warm-up pair(s) per comparison are discarded; CPU time is the whole process's and context switches are getrusage's over the batch, divided by its requests; paired figures are medians over pairs.",
             "Baselines: the computed and one-test rows use a blog-post MockURLProtocol with a static request handler (behind a lock), called per request in startLoading(), which builds the HTTPURLResponse and returns the body; the template and unmatched rows use the static-dictionary protocol of the interception section.",
             "Computed row: the stub `.get(\"…/users/{id}\") { request in .data(body, headers: [\"X-User-ID\": request.pathParameters[\"id\"]]) }` (a closure without await: answered inline); the baseline's handler reads the URL's last path component into the same header. Every request of a batch asks for another user.",
+            "Awaiting row: the computed row's stub with `await Task.yield()` first in its closure, which makes it the asynchronous form: each request is answered from a task of its own, its client calls sent back to the task's work queue (Linux) or client thread (Apple platforms); the baseline is the computed row's, answering at once, as a hand-rolled protocol does. Reported without a goal: it shows what a closure that awaits costs.",
+            "Delegated row: the template row's stub and requests, each side's session made with a session delegate that implements nothing (`URLSession(configuration:delegate:delegateQueue:)`), as apps' sessions often have one for authentication or metrics: on Linux, URLStubs then tells a task's own delegate from the session's for every request.",
             "Main-actor one-test row: the same tests, each batch run by a task on the main actor, so that every test's closure is isolated to it, as a `@MainActor` test's is (common in app test suites); both sides make their requests with `data(for:)`, which leaves the actor and comes back. The main-actor empty-scope rows do the same with empty scopes: a scope that left the actor would show two context switches each.",
             "One-test row: each test (\(Self.requestsPerTest) requests, so \(requestsPerBatch / Self.requestsPerTest) tests per batch) uses URLs of its own. URLStubs: `withStubScope { scope in ... }` registering `.get(url) with: .data(body)` per URL, then the requests, then the scope's end (verification included). Baseline: build a 5-entry table, set the handler, make the requests, clear the handler.",
             "Reference row: both sides are the hand-rolled dictionary protocol, one of them first keeping its thread busy for \(BusyMockURLProtocol.extraMicroseconds) µs of CPU time in startLoading(); it shows what a known cost per request, spent where URLStubs spends its own, reads as in these paired ratios on this machine.",
@@ -321,7 +342,7 @@ struct SuiteShapesBenchmark {
         notes.append("The unmatched comparison's scope reported \(Format.number(Double(unmatchedReports), digits: 0)) problems when it ended (one per unmatched URLStubs request, warm-up included).")
         return ReportSection(
             name: MeasurementKind.shapes.rawValue,
-            title: "Suite shapes: computed and template stubs, a whole test, unmatched requests; per request",
+            title: "Suite shapes: computed and template stubs, a session with a delegate, a whole test, unmatched requests; per request",
             baseline: "hand-rolled MockURLProtocol answering synchronously in startLoading, same task, paired",
             comparisons: comparisons,
             rows: rows,

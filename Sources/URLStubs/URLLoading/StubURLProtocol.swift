@@ -157,10 +157,11 @@ public final class StubURLProtocol: URLProtocol {
     ///
     /// The session is an internal property of the task on Linux, read only for a
     /// task that has a delegate at all, by reflection for a session's first task
-    /// (see ``TaskSessions``). Mirror reads the task's stored properties up to it;
-    /// those before it (byte counts, progress, the begin date, the suspend count)
-    /// change only when the app sets them or suspends the task, which it does not
-    /// do while the task is starting.
+    /// (see ``TaskSessions``). The first such read walks the task's stored
+    /// properties up to it (later ones go straight to it); those before it (byte
+    /// counts, progress, the begin date, the suspend count) change only when the app
+    /// sets them or suspends the task, which it does not do while the task is
+    /// starting.
     private static func isOwnDelegate(_ delegate: any URLSessionTaskDelegate, of task: URLSessionTask) -> Bool {
         guard let session = TaskSessions.session(ofRunning: task) else { return false }
         return session.delegate !== delegate
