@@ -6,10 +6,11 @@ import URLStubs
 
 /// The shapes test suites have, each paired with a hand-rolled protocol doing the
 /// same work: a computed stub (and one whose closure awaits) and a template stub
-/// asked for a different URL every request, the template stub again through sessions with a delegate, a whole test
-/// (a scope, 5 stubs, 5 requests, the scope's end), and a request no stub matches;
-/// a reference row, the hand-rolled protocol against itself with a known cost
-/// added per request; then the cost of an empty scope.
+/// asked for a different URL every request, the template stub again through
+/// sessions with a delegate, a whole test (a scope, 5 stubs, 5 requests, the scope's
+/// end), and a request no stub matches; a reference row, the hand-rolled protocol
+/// against itself with a known cost added per request; then the cost of an empty
+/// scope.
 ///
 /// Nothing is reused across requests that a suite would not repeat: every request
 /// of a batch asks for another URL, and every test of a batch registers stubs for
@@ -342,7 +343,7 @@ struct SuiteShapesBenchmark {
         notes.append("The unmatched comparison's scope reported \(Format.number(Double(unmatchedReports), digits: 0)) problems when it ended (one per unmatched URLStubs request, warm-up included).")
         return ReportSection(
             name: MeasurementKind.shapes.rawValue,
-            title: "Suite shapes: computed and template stubs, a session with a delegate, a whole test, unmatched requests; per request",
+            title: "Suite shapes: computed stubs (inline and awaiting), template stubs (and through sessions with a delegate), a whole test, unmatched requests; per request",
             baseline: "hand-rolled MockURLProtocol answering synchronously in startLoading, same task, paired",
             comparisons: comparisons,
             rows: rows,
