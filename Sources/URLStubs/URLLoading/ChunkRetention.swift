@@ -19,9 +19,10 @@ import Foundation
 /// unexpected answers `false`, and the body is then delivered whole: correct for
 /// every reader, only not in pieces. `StreamingTests` pins both answers.
 enum ChunkRetention {
-    /// Whether the reader of `task` gets every piece of a body; read on the
-    /// session's work queue (the client thread), the only place its task registry
-    /// may be read.
+    /// Whether the reader of `task` gets every piece of a body; read on the task's
+    /// work queue (the client thread), which targets its session's: the only place
+    /// its session's task registry may be read, and where the session's mark names
+    /// it (``TaskSessions``).
     static func keepsEveryChunk(of task: URLSessionTask?) -> Bool {
         #if canImport(FoundationNetworking)
         guard let task,

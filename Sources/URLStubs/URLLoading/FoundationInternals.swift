@@ -65,6 +65,12 @@ enum FoundationInternals {
     /// Where each field read so far was found.
     private static let places = Locked<[FieldKey: FieldPlace]>([:])
 
+    /// Where the field `name` of a `type` was found, as superclasses up and the
+    /// child's offset there; `nil` before it was read from one. For tests.
+    static func place(of name: String, in type: Any.Type) -> (depth: Int, offset: Int)? {
+        places.withLock { $0[FieldKey(type: ObjectIdentifier(type), name: name)] }.map { ($0.depth, $0.offset) }
+    }
+
     /// The child at `place` of `subject`, if it is labelled `name`.
     private static func child(named name: String, at place: FieldPlace, of subject: Any) -> Mirror.Child? {
         var mirror = Mirror(reflecting: subject)

@@ -16,12 +16,15 @@ import Foundation
 /// queue-specific value is looked up through the target queues: on that queue, the
 /// mark names the task's session in one lookup.
 ///
-/// Anything unexpected falls back to reflection, the same answer, only slower: no
-/// mark, a queue or session that cannot be read, or a queue found already marked
-/// for another session (sessions would then share a queue, and a mark would no
-/// longer name one session: marks are used no more). A mark is never replaced:
-/// Dispatch hands a value out without retaining it, so replacing one could free it
-/// under a reader.
+/// It relies on each session having a work queue of its own, as
+/// swift-corelibs-foundation gives it (`URLSession.init`). Anything unexpected falls
+/// back to reflection, the same answer, only slower: no mark, or a queue or session
+/// that cannot be read. A session whose first task finds its queue marked for
+/// another session turns marks off for good (sessions would then share a queue);
+/// that check is made where a session is marked, so a session whose tasks all found
+/// another's mark first would not be told apart. A mark is never replaced: Dispatch
+/// hands a value out without retaining it, so replacing one could free it under a
+/// reader.
 enum TaskSessions {
     /// What a session's work queue is marked with.
     private final class Mark: Sendable {

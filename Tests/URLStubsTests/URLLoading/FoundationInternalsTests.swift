@@ -53,6 +53,22 @@ struct FoundationInternalsTests {
         }
     }
 
+    @Test("a field is read from where it was first found: its class, the superclasses up and the child's offset there, kept per class")
+    func placesAreKept() {
+        /// A class of this test's own, so that no other test has read its fields.
+        final class Fresh: Base {
+            let extra = 1
+            init() {
+                super.init(inherited: "fresh", maybe: 5)
+            }
+        }
+        #expect(FoundationInternals.place(of: "maybe", in: Fresh.self) == nil)
+        #expect(FoundationInternals.field("maybe", of: Fresh()) as? Int == 5)
+        #expect(FoundationInternals.place(of: "maybe", in: Fresh.self)! == (depth: 1, offset: 2))
+        #expect(FoundationInternals.field("maybe", of: Fresh()) as? Int == 5)
+        #expect(FoundationInternals.place(of: "absent", in: Fresh.self) == nil)
+    }
+
     @Test("an optional field reads as its value, or nil; a field the class does not have reads as nil, asked twice")
     func optionalAndMissingFields() {
         let derived = Derived(own: 1, inherited: "x")

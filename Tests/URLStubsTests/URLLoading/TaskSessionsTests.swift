@@ -101,7 +101,6 @@ struct TaskSessionsTests {
         let task = session.dataTask(with: URL(string: "https://api.example.com/never-resumed")!)
         #expect(TaskSessions.sessionMarkedHere == nil)
         #expect(TaskSessions.session(ofRunning: task) === session)
-        #expect(TaskSessions.sessionMarkedHere == nil)
     }
 }
 #endif
