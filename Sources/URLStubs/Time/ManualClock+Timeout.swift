@@ -29,8 +29,8 @@ extension ManualClock {
     /// instead of hanging it. The timeout is the only wall-clock wait of the clock;
     /// it never moves the clock's time.
     ///
-    /// - Throws: ``SleepersTimeout`` when `timeout` passes first, naming the
-    ///   deadlines still sleeping; `CancellationError` when the calling task is
+    /// - Throws: ``SleepersTimeout`` when `timeout` passes first and fewer than
+    ///   `count` tasks sleep then, naming the deadlines still sleeping; `CancellationError` when the calling task is
     ///   cancelled first.
     nonisolated(nonsending) public func waitForSleepers(atLeast count: Int, timeout: Duration) async throws {
         if state.withLock({ $0.countedSleepers >= count }) {
@@ -49,9 +49,12 @@ extension ManualClock {
             guard let enough = try await group.next() else { return }
             try Task.checkCancellation()
             guard enough else {
-                let (sleeping, now) = state.withLock { state in
-                    (state.queue.filter(\.isCounted).map(\.deadline).reversed() as [Instant], state.now)
+                // The sleepers may have come while the timeout's task was being
+                // resumed: a wait whose count is reached when it looks is met.
+                let (met, sleeping, now) = state.withLock { state in
+                    (state.countedSleepers >= count, state.queue.filter(\.isCounted).map(\.deadline).reversed() as [Instant], state.now)
                 }
+                if met { return }
                 throw SleepersTimeout(expected: count, sleeping: sleeping, now: now, timeout: timeout)
             }
         }

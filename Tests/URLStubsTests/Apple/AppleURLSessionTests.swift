@@ -127,7 +127,7 @@ struct AppleURLSessionTests {
         try await withStubScope { scope in
             await scope.stub(.get(url("/slow")), with: .text("late").delayed(by: .seconds(30)))
             let request = Task { try await URLSession.stubbed.data(from: url("/slow")) }
-            _ = try await scope.waitForRequest(timeout: .seconds(5))
+            _ = try await scope.waitForRequest(timeout: .seconds(60))
             request.cancel()
             let error = await #expect(throws: URLError.self) { try await request.value }
             #expect(error?.code == .cancelled)

@@ -84,14 +84,14 @@ struct ManualClockHangTests {
                 done.value = true
                 return clock.now
             }
-            try await clock.waitForSleepers(atLeast: 1, timeout: .seconds(10))
+            try await clock.waitForSleepers(atLeast: 1, timeout: .seconds(60))
             // run() may return before the woken loop sleeps again (a busy machine can
             // preempt it on its way): wait for that sleep, bounded, and run again.
             while true {
                 await clock.run()
                 if done.value { break }
                 do {
-                    try await clock.waitForSleepers(atLeast: 1, timeout: .seconds(10))
+                    try await clock.waitForSleepers(atLeast: 1, timeout: .seconds(60))
                 } catch is ManualClock.SleepersTimeout where done.value {
                     break
                 }
@@ -113,7 +113,7 @@ struct ManualClockHangTests {
                 let task = reader.session.dataTask(with: URLRequest(url: url))
                 async let reading = reader.read(task)
                 for _ in 0..<2 {
-                    try await clock.waitForSleepers(atLeast: 1, timeout: .seconds(10))
+                    try await clock.waitForSleepers(atLeast: 1, timeout: .seconds(60))
                     await clock.advance(by: .seconds(1))
                 }
                 let final = await reading
