@@ -6,7 +6,7 @@ extension ManualClock {
         /// How many sleepers the wait needed.
         public let expected: Int
         /// The deadlines of the tasks sleeping on the clock when the wait gave up,
-        /// earliest first.
+        /// earliest first: fewer than ``expected``.
         public let sleeping: [Instant]
         /// The clock's time when the wait gave up.
         public let now: Instant
@@ -30,8 +30,8 @@ extension ManualClock {
     /// it never moves the clock's time.
     ///
     /// - Throws: ``SleepersTimeout`` when `timeout` passes first and fewer than
-    ///   `count` tasks sleep then, naming the deadlines still sleeping; `CancellationError` when the calling task is
-    ///   cancelled first.
+    ///   `count` tasks sleep then, naming the deadlines still sleeping;
+    ///   `CancellationError` when the calling task is cancelled first.
     nonisolated(nonsending) public func waitForSleepers(atLeast count: Int, timeout: Duration) async throws {
         if state.withLock({ $0.countedSleepers >= count }) {
             return
@@ -47,16 +47,18 @@ extension ManualClock {
             }
             defer { group.cancelAll() }
             guard let enough = try await group.next() else { return }
-            try Task.checkCancellation()
-            guard enough else {
-                // The sleepers may have come while the timeout's task was being
-                // resumed: a wait whose count is reached when it looks is met.
-                let (met, sleeping, now) = state.withLock { state in
-                    (state.countedSleepers >= count, state.queue.filter(\.isCounted).map(\.deadline).reversed() as [Instant], state.now)
-                }
-                if met { return }
-                throw SleepersTimeout(expected: count, sleeping: sleeping, now: now, timeout: timeout)
+            if enough { return }
+            // The timeout came first, but the sleepers may have come while its task
+            // was being resumed: the wait is met if its own task was satisfied, or
+            // if the count is reached when it looks.
+            group.cancelAll()
+            if (try? await group.next()) == true { return }
+            let (met, sleeping, now) = state.withLock { state in
+                (state.countedSleepers >= count, state.queue.filter(\.isCounted).map(\.deadline).reversed() as [Instant], state.now)
             }
+            if met { return }
+            try Task.checkCancellation()
+            throw SleepersTimeout(expected: count, sleeping: sleeping, now: now, timeout: timeout)
         }
     }
 }

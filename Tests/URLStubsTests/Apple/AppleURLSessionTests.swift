@@ -127,11 +127,15 @@ struct AppleURLSessionTests {
         try await withStubScope { scope in
             await scope.stub(.get(url("/slow")), with: .text("late").delayed(by: .seconds(30)))
             let request = Task { try await URLSession.stubbed.data(from: url("/slow")) }
-            _ = try await scope.waitForRequest(timeout: .seconds(60))
+            _ = try await scope.waitForRequest(timeout: .patience)
             request.cancel()
             let error = await #expect(throws: URLError.self) { try await request.value }
             #expect(error?.code == .cancelled)
-            try await Task.sleep(for: .milliseconds(100))
+            // Apple calls stopLoading() on a thread of its own, in its own time: poll.
+            let deadline = ContinuousClock.now + .patience
+            while inFlightCount(in: scope) != 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
             #expect(inFlightCount(in: scope) == 0)
         }
     }

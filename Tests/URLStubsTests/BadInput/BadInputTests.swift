@@ -69,7 +69,7 @@ struct BadInputTests {
             await scope.stub(.get(url), with: .text("never").delayed(by: delay))
             let throughSession = Task { [url] in try await URLSession.stubbed.data(from: url) }
             let direct = Task { [url] in try await scope.data(from: url) }
-            _ = try await scope.waitForRequests(matching: .get(url), count: 2, timeout: .seconds(60))
+            _ = try await scope.waitForRequests(matching: .get(url), count: 2, timeout: .patience)
             throughSession.cancel()
             direct.cancel()
             for task in [throughSession, direct] {

@@ -131,7 +131,7 @@ struct DirectAnswerTests {
             try await withStubScope { scope in
                 await scope.stub(.get(url), with: .text("late").delayed(by: .seconds(30)))
                 let task = Task { [url] in try await route.data(from: url, in: scope) }
-                _ = try await scope.waitForRequest(matching: .get(url), timeout: .seconds(60))
+                _ = try await scope.waitForRequest(matching: .get(url), timeout: .patience)
                 #expect(inFlightCount(in: scope) == 1)
                 task.cancel()
                 let result = await task.result
@@ -168,7 +168,7 @@ struct DirectAnswerTests {
                 await scope.stub(.get(url), with: .text("never").delayed(by: .seconds(30)))
                 let task = Task { [url] in try await route.data(from: url, in: scope) }
                 pending.withLock { $0 = task }
-                _ = try await scope.waitForRequest(matching: .get(url), timeout: .seconds(60))
+                _ = try await scope.waitForRequest(matching: .get(url), timeout: .patience)
             }
             let task = try #require(pending.withLock { $0 })
             summaries.append(summary(await task.result.error))
@@ -187,7 +187,7 @@ struct DirectAnswerTests {
         let stub = await StubScope.global.stub(.get(answered)) { _ in
             .text("scope: \(StubScope.current?.description ?? "none")")
         }
-        let waiter = Task { try await StubScope.global.waitForRequests(matching: .get(answered), count: 2, timeout: .seconds(60)) }
+        let waiter = Task { try await StubScope.global.waitForRequests(matching: .get(answered), count: 2, timeout: .patience) }
         let throughSession = try? await Task.detached { try await URLSession.stubbed.data(from: answered) }.value
         let direct = try? await Task.detached { try await StubScope.global.data(from: answered) }.value
         let sessionError = await #expect(throws: URLError.self) { try await Task.detached { try await URLSession.stubbed.data(from: unmatched) }.value }

@@ -74,7 +74,7 @@ struct PredicatePathParametersTests {
             let waiting = Task {
                 try await scope.waitForRequest(matching: .get("https://api.example.com/orders/{id}").matching("order 42") { request in
                     request.pathParameters["id"] == "42"
-                }, timeout: .seconds(60))
+                }, timeout: .patience)
             }
             let answer4 = try await getText("https://api.example.com/orders/41")
             #expect(answer4 == "order")

@@ -117,7 +117,7 @@ struct PredicateResultsTests {
             return request.url.path == "/wanted"
         }
         _ = try #require(Self.resolved(URLRequest(url: URL(string: "https://w.example.com/wanted")!), in: scope, of: registry))
-        let waiting = Task { try await registry.waitForRequests(matching: waitPattern, count: 2, in: scope, timeout: .seconds(30)) }
+        let waiting = Task { try await registry.waitForRequests(matching: waitPattern, count: 2, in: scope, timeout: .patience) }
         while registry.withIsolation({ $0.scopes[scope.id]?.waiters.isEmpty ?? true }) {
             await Task.yield()
         }
@@ -141,14 +141,14 @@ struct PredicateResultsTests {
             return request.url.path == "/wanted"
         }
         let either = RequestPattern.get("https://n.example.com/never").or(readsLog)
-        #expect(try await registry.waitForRequests(matching: either, count: 2, in: scope, timeout: .seconds(30)).map(\.url.path) == ["/wanted", "/wanted"])
+        #expect(try await registry.waitForRequests(matching: either, count: 2, in: scope, timeout: .patience).map(\.url.path) == ["/wanted", "/wanted"])
         let neither = RequestPattern.not(readsLog)
-        #expect(try await registry.waitForRequests(matching: neither, count: 1, in: scope, timeout: .seconds(30)).map(\.url.path) == ["/other"])
+        #expect(try await registry.waitForRequests(matching: neither, count: 1, in: scope, timeout: .patience).map(\.url.path) == ["/other"])
         _ = registry.endScope(scope)
     }
 
     /// Resolves `request` in `scope` on a thread of its own; `nil` (and an issue)
-    /// when that takes more than ten seconds, as it would if it deadlocked.
+    /// when that takes longer than ``Duration/patience``, as it would if it deadlocked.
     private static func resolved(_ request: URLRequest, in scope: StubScope, of registry: StubRegistry) -> StubRegistry.Resolution? {
         let result = Locked<StubRegistry.Resolution?>(nil)
         let done = DispatchSemaphore(value: 0)
@@ -157,8 +157,8 @@ struct PredicateResultsTests {
             result.withLock { $0 = resolution }
             done.signal()
         }
-        guard done.wait(timeout: .now() + 10) == .success else {
-            Issue.record("resolving \(request.url?.absoluteString ?? "") took more than 10 seconds: a deadlock")
+        guard done.wait(timeout: .patienceFromNow) == .success else {
+            Issue.record("resolving \(request.url?.absoluteString ?? "") took more than \(Duration.patience): a deadlock")
             return nil
         }
         return result.withLock { $0 }

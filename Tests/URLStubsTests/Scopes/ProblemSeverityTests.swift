@@ -15,7 +15,7 @@ struct ProblemSeverityTests {
                 opened.value = scope
                 await scope.stub(.get("https://api.example.com/slow"), with: .noResponse)
                 let waiting = Task { try? await getText("https://api.example.com/slow") }
-                _ = try await scope.waitForRequest(matching: .get("https://api.example.com/slow"), timeout: .seconds(60))
+                _ = try await scope.waitForRequest(matching: .get("https://api.example.com/slow"), timeout: .patience)
                 _ = try? await getText("https://api.example.com/unstubbed")
                 _ = waiting
             }

@@ -72,7 +72,7 @@ struct RequestLogTests {
                 await waitUntilWaiting(in: scope) // Sent only once the test waits.
                 try await postEvent("launched")
             }
-            let event = try await scope.waitForRequest(matching: .post("https://api.example.com/events"), timeout: .seconds(60))
+            let event = try await scope.waitForRequest(matching: .post("https://api.example.com/events"), timeout: .patience)
             #expect(event.description == "POST https://api.example.com/events")
             #expect(event.bodyText == "launched")
             try await sender.value
@@ -90,7 +90,7 @@ struct RequestLogTests {
                     try await postEvent("event \(index)")
                 }
             }
-            let events = try await scope.waitForRequests(matching: .post("https://api.example.com/events"), count: 3, timeout: .seconds(60))
+            let events = try await scope.waitForRequests(matching: .post("https://api.example.com/events"), count: 3, timeout: .patience)
             #expect(events.map(\.bodyText) == ["event 0", "event 1", "event 2"])
             try await sender.value
         }

@@ -69,7 +69,7 @@ struct ScopeFeatureTests {
         let server = try StubServer(scope: scope, origin: nil, limits: ServingLimits())
         let stopped = DispatchSemaphore(value: 0)
         Thread { server.stop(); stopped.signal() }.start()
-        #expect(stopped.wait(timeout: .now() + 5) == .success, "stop() of a server that never started returned")
+        #expect(stopped.wait(timeout: .patienceFromNow) == .success, "stop() of a server that never started returned")
         #expect(!server.isRunning)
         server.start()
         #expect(!server.isRunning)

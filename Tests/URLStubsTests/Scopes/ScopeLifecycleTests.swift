@@ -119,7 +119,7 @@ struct ScopeLifecycleTests {
                 let slow = await scope.stub(.get("https://report.example.com/slow"), with: .status(200).delayed(by: .seconds(3_600))).location.line
                 lines.value = (opened, needed, slow)
                 pending.value = Task { _ = try? await getText("https://report.example.com/slow") }
-                _ = try await scope.waitForRequest(matching: .get("https://report.example.com/slow"), timeout: .seconds(60))
+                _ = try await scope.waitForRequest(matching: .get("https://report.example.com/slow"), timeout: .patience)
                 _ = try? await getText("https://report.example.com/missing")
             }
         }

@@ -86,7 +86,7 @@ struct StubScopeOptionsTests {
             #expect(try await getText("https://cassette.example.com/config") == #"{"theme":"dark","x":1}"#)
             await scope.stub(.get("https://cassette.example.com/late"), with: .text("late").delayed(by: .seconds(30)))
             let late = Task { try await getText("https://cassette.example.com/late") }
-            try await clock.waitForSleepers(atLeast: 1, timeout: .seconds(60))
+            try await clock.waitForSleepers(atLeast: 1, timeout: .patience)
             await clock.advance(by: .seconds(30))
             #expect(try await late.value == "late")
         }
@@ -225,7 +225,7 @@ struct StubbedSuiteWithTestOptionsTests {
         let clock = try #require(await scope.clock as? ManualClock)
         await scope.stub(.get("https://api.example.com/late"), with: .text("late").delayed(by: .seconds(5)))
         let late = Task { try await getText("https://api.example.com/late") }
-        try await clock.waitForSleepers(atLeast: 1, timeout: .seconds(60))
+        try await clock.waitForSleepers(atLeast: 1, timeout: .patience)
         await clock.advance(by: .seconds(5))
         #expect(try await late.value == "late")
     }

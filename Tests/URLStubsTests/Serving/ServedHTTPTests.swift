@@ -230,7 +230,7 @@ struct ServedHTTPTests {
             #expect(await first.response()?.status == 200)
             #expect(await first.isClosed())
             var admitted = false
-            let deadline = ContinuousClock.now + .seconds(60) // The server learns of the close on its own time.
+            let deadline = ContinuousClock.now + .patience // The server learns of the close on its own time.
             while !admitted, ContinuousClock.now < deadline {
                 let fourth = try RawConnection(port: server.port)
                 fourth.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")

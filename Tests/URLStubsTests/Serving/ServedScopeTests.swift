@@ -188,7 +188,7 @@ struct ServedScopeTests {
             let server = try await scope.serve()
             let connection = try RawConnection(port: server.port)
             connection.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
-            _ = try await scope.waitForRequest(matching: .get("/slow"), timeout: RawConnection.patience)
+            _ = try await scope.waitForRequest(matching: .get("/slow"), timeout: .patience)
             return connection
         }
         let connection = try outcome.result.get()

@@ -14,7 +14,7 @@ struct CancellationTests {
             let request = Task {
                 try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/slow")!)
             }
-            _ = try await scope.waitForRequest(timeout: .seconds(60))
+            _ = try await scope.waitForRequest(timeout: .patience)
             request.cancel()
             // Only the cancel can end an hour's delay within the time limit.
             let error = await #expect(throws: URLError.self) { try await request.value }
@@ -84,7 +84,7 @@ struct CancellationTests {
             let pending = Task {
                 try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/slow")!)
             }
-            _ = try await scope.waitForRequest(timeout: .seconds(60))
+            _ = try await scope.waitForRequest(timeout: .patience)
             return pending
         }
         // Only the scope's end can end an hour's delay within the time limit.
@@ -108,7 +108,7 @@ struct CancellationTests {
                 return .status(200)
             }
             let pending = Task { try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/computed")!) }
-            _ = try await scope.waitForRequest(timeout: .seconds(60))
+            _ = try await scope.waitForRequest(timeout: .patience)
             return pending
         }
         let error = await #expect(throws: URLError.self) { try await pending.value }

@@ -107,9 +107,9 @@ struct TaskKindTests {
             let task = URLSession.stubbed.dataTask(with: url)
             task.delegate = taskDelegate
             task.resume()
-            let deadline = ContinuousClock.now + .seconds(60)
+            let deadline = ContinuousClock.now + .patience
             while task.state != .completed, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10)) // No callback says when: poll, for a minute at most.
+                try await Task.sleep(for: .milliseconds(10)) // No callback says when: poll, with patience.
             }
             #expect(task.state == .completed)
             #expect(await scope.requests.isEmpty, "refused before it was resolved or logged")
@@ -178,7 +178,7 @@ struct TaskKindTests {
             await stubGated(scope, url, by: answerMayGo, response: .text("after pause").delayed(by: .milliseconds(5)))
             let load = Load(url)
             load.task.resume()
-            _ = try await scope.waitForRequest(timeout: .seconds(60))
+            _ = try await scope.waitForRequest(timeout: .patience)
             load.task.suspend()
             load.task.resume()
             #expect(!load.hasFinished) // Both landed before the answer could exist.
@@ -197,7 +197,7 @@ struct TaskKindTests {
             await stubGated(scope, url, by: answerMayGo, returned: returned, response: .text("computed"))
             let load = Load(url)
             load.task.resume()
-            _ = try await scope.waitForRequest(timeout: .seconds(60))
+            _ = try await scope.waitForRequest(timeout: .patience)
             load.task.suspend()
             answerMayGo.open()
             await returned.wait()
@@ -217,7 +217,7 @@ struct TaskKindTests {
             await scope.stub(.get(url), with: .text("late").delayed(by: .seconds(3_600)))
             load.value = Load(url)
             load.value?.task.resume()
-            _ = try await scope.waitForRequest(timeout: .seconds(60))
+            _ = try await scope.waitForRequest(timeout: .patience)
             load.value?.task.suspend()
             load.value?.task.resume()
         }
@@ -246,7 +246,7 @@ struct TaskKindTests {
                 signal.yield()
             }
             task.resume()
-            _ = try await scope.waitForRequests(count: 2, timeout: .seconds(60))
+            _ = try await scope.waitForRequests(count: 2, timeout: .patience)
             task.cancel()
             for await _ in finished { break }
             #expect(urlError(outcome.value)?.code == .cancelled)

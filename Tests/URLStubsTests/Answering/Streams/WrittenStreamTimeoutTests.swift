@@ -136,7 +136,7 @@ struct WrittenStreamTimeoutTests {
             await clock.advance(by: .milliseconds(550))
             // Bounded: an answer not due yet would wait forever for another advance.
             let watchdog = Task {
-                try await Task.sleep(for: .seconds(10))
+                try await Task.sleep(for: .patience)
                 loading.cancel()
             }
             defer { watchdog.cancel() }

@@ -33,11 +33,6 @@ final class RawConnection: @unchecked Sendable {
         let code: Int32
     }
 
-    /// How long a test waits for what should happen: long enough for a suite run
-    /// under a sanitizer on two busy cores (a whole served exchange has been seen
-    /// to take 16 s there), short of the suites' one-minute limit.
-    static let patience: Duration = .seconds(45)
-
     let descriptor: Int32
     private var buffer: [UInt8] = []
 
@@ -139,7 +134,7 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Whether `text` arrived within `timeout` (it stays unread, for ``response(within:isHead:)``).
-    func received(_ text: String, within timeout: Duration = patience) async -> Bool {
+    func received(_ text: String, within timeout: Duration = .patience) async -> Bool {
         await offThePool {
             let deadline = ContinuousClock.now + timeout
             while String(decoding: self.buffer, as: UTF8.self).range(of: text) == nil {
@@ -151,7 +146,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Whether the server closed the connection (the stream ends) within `timeout`,
     /// with no more bytes than those already read.
-    func isClosed(within timeout: Duration = patience) async -> Bool {
+    func isClosed(within timeout: Duration = .patience) async -> Bool {
         await offThePool { self.isClosedNow(within: timeout) }
     }
 
@@ -174,7 +169,7 @@ final class RawConnection: @unchecked Sendable {
     /// Reads one response (its body framed by `Content-Length`, chunks, or the end
     /// of the stream); `nil` when the connection closed or `timeout` passed first.
     /// `isHead`: the response to a `HEAD`, which has no body.
-    func response(within timeout: Duration = patience, isHead: Bool = false) async -> Response? {
+    func response(within timeout: Duration = .patience, isHead: Bool = false) async -> Response? {
         await offThePool { self.responseNow(within: timeout, isHead: isHead) }
     }
 

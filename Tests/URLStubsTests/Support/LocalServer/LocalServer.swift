@@ -78,20 +78,24 @@ final class LocalServer: Sendable {
         state.openConnectionCount
     }
 
-    /// Stops accepting, shuts down every open connection, and waits (at most five
-    /// seconds) for the server's threads to finish; idempotent.
+    /// Stops accepting, shuts down every open connection, and waits (at most
+    /// `limit` seconds) for the server's threads to finish; returns whether they
+    /// did. Idempotent: a later call stops nothing more, and says at once whether
+    /// they have finished.
     ///
     /// A handler that is still running is waited for, up to that limit, so do
     /// not call this from a handler.
-    func stop() {
-        guard state.stop() else { return }
+    @discardableResult
+    func stop(waitingAtMost limit: TimeInterval = 5) -> Bool {
+        guard state.stop() else { return state.waitUntilFinished(before: Date()) }
         Socket.wake(wake.writer)
         // Left open when a thread is still running (a very loaded machine): the
         // accept loop may still poll the pipe, and a closed number can be reused
         // by another test's socket.
-        guard state.waitUntilFinished(before: Date(timeIntervalSinceNow: 5)) else { return }
+        guard state.waitUntilFinished(before: Date(timeIntervalSinceNow: limit)) else { return false }
         Socket.closeDescriptor(wake.reader)
         Socket.closeDescriptor(wake.writer)
+        return true
     }
 
     /// The accept loop: serves each connection on a new thread until woken

@@ -144,7 +144,7 @@ struct IssueAttributionTests {
                 let scope = StubScope.currentTest()
                 await scope.stub(.get("https://api.example.com/slow"), with: .status(200).delayed(by: .seconds(3_600)))
                 pending.value = Task { _ = try? await getText("https://api.example.com/slow") }
-                _ = try await scope.waitForRequest(timeout: .seconds(60))
+                _ = try await scope.waitForRequest(timeout: .patience)
             }
         }
         await pending.value?.value
@@ -159,7 +159,7 @@ struct IssueAttributionTests {
         let pending = try await withStubScope { scope in
             await scope.stub(.get("https://api.example.com/slow"), with: .status(200).delayed(by: .seconds(3_600)))
             let pending = Task { _ = try? await getText("https://api.example.com/slow") }
-            _ = try await scope.waitForRequest(timeout: .seconds(60))
+            _ = try await scope.waitForRequest(timeout: .patience)
             return pending
         }
         await pending.value

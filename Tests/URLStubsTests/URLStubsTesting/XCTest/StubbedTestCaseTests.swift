@@ -34,7 +34,7 @@ final class StubbedTestCaseTests: StubbedTestCase {
             body.value = String(decoding: data ?? Data(), as: UTF8.self)
             done.fulfill()
         }.resume()
-        wait(for: [done], timeout: 10)
+        wait(for: [done], timeout: .patience)
         XCTAssertEqual(body.value, "set up")
     }
 
@@ -178,7 +178,7 @@ final class StubbedTestCaseOptionsTests: StubbedTestCase {
         XCTAssertEqual(seed, 9)
         await stubScope.stub(.get("https://api.example.com/late"), with: .text("late").delayed(by: .seconds(3)))
         let late = Task { try await getText("https://api.example.com/late") }
-        try await XCTUnwrap(clock as? ManualClock).waitForSleepers(atLeast: 1, timeout: .seconds(60))
+        try await XCTUnwrap(clock as? ManualClock).waitForSleepers(atLeast: 1, timeout: .patience)
         await (clock as? ManualClock)?.advance(by: .seconds(3))
         let text = try await late.value
         XCTAssertEqual(text, "late")
