@@ -35,13 +35,17 @@ extension StubScope {
     /// arrived is returned at once, so calling it twice returns the same request;
     /// to wait for a second one, use ``waitForRequests(matching:count:timeout:)``.
     ///
+    /// The timeout is real time and only a failing test waits it out, so the
+    /// default is generous: 30 seconds. Tests run in parallel, and on a small
+    /// machine a short test can take tens of seconds when the whole suite runs.
+    ///
     /// - Throws: ``RequestWaitError`` whose ``RequestWaitError/reason`` is
     ///   ``RequestWaitError/Reason/timedOut`` when none arrives in time,
     ///   ``RequestWaitError/Reason/scopeEnded`` when the scope ends first, and
     ///   ``RequestWaitError/Reason/cancelled`` when the waiting task is cancelled.
     nonisolated(nonsending) public func waitForRequest(
         matching pattern: RequestPattern = .anyRequest,
-        timeout: Duration = .seconds(10)
+        timeout: Duration = .seconds(30)
     ) async throws -> RecordedRequest {
         try await waitForRequests(matching: pattern, count: 1, timeout: timeout)[0]
     }
@@ -50,14 +54,15 @@ extension StubScope {
     /// order, waiting up to `timeout` for them to arrive.
     ///
     /// Requests that already arrived count. A `count` below 1 returns at once with
-    /// no requests.
+    /// no requests. The default timeout is 30 seconds, as for
+    /// ``waitForRequest(matching:timeout:)``.
     ///
     /// - Throws: The errors of ``waitForRequest(matching:timeout:)``; a timeout says
     ///   how many of the requests arrived.
     nonisolated(nonsending) public func waitForRequests(
         matching pattern: RequestPattern = .anyRequest,
         count: Int,
-        timeout: Duration = .seconds(10)
+        timeout: Duration = .seconds(30)
     ) async throws -> [RecordedRequest] {
         guard count > 0 else { return [] }
         return try await StubRegistry.shared.waitForRequests(matching: pattern, count: count, in: self, timeout: timeout)

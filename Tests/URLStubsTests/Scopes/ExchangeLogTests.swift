@@ -49,7 +49,7 @@ struct ExchangeLogTests {
         try await withStubScope { scope in
             await scope.stub(.get("https://log.example.com/slow"), with: .text("late").delayed(by: .seconds(3_600)))
             let request = Task { try await URLSession.stubbed.data(from: URL(string: "https://log.example.com/slow")!) }
-            _ = try await scope.waitForRequest()
+            _ = try await scope.waitForRequest(timeout: .patience)
             #expect(await scope.exchanges.map(Self.summary) == ["/slow waiting"])
             request.cancel()
             _ = try? await request.value
@@ -62,7 +62,7 @@ struct ExchangeLogTests {
         try await withStubScope { scope in
             await scope.stub(.get("https://log.example.com/slow"), with: .text("late").delayed(by: .seconds(3_600)))
             let request = Task { try await scope.data(from: URL(string: "https://log.example.com/slow")!) }
-            _ = try await scope.waitForRequest()
+            _ = try await scope.waitForRequest(timeout: .patience)
             request.cancel()
             _ = try? await request.value
             #expect(await scope.exchanges.map(Self.summary) == ["/slow cancelled"])
@@ -74,7 +74,7 @@ struct ExchangeLogTests {
         let outcome = await StubScope.withNewScope(name: nil, location: StubSourceLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column)) { scope in
             await scope.stub(.get("https://log.example.com/slow"), with: .text("late").delayed(by: .seconds(3_600)))
             Task { _ = try? await URLSession.stubbed.data(from: URL(string: "https://log.example.com/slow")!) }
-            _ = try await scope.waitForRequest()
+            _ = try await scope.waitForRequest(timeout: .patience)
         }
         #expect(outcome.exchanges.map(Self.summary) == ["/slow abandoned \(URLError.Code.resourceUnavailable.rawValue)"])
         #expect(outcome.problems.map(\.isWarning) == [true])

@@ -201,4 +201,19 @@ struct RequestLogTests {
             #expect(error?.description == "URLStubs: the wait for a request matching DELETE https://api.example.com/x was cancelled.")
         }
     }
+
+    @Test("a wait given no timeout waits 30 seconds at most, for one request or several (said by the error of a cancelled wait)")
+    func defaultTimeout() async throws {
+        try await withStubScope { scope in
+            let one = Task { try await scope.waitForRequest(matching: .delete("https://api.example.com/one")) }
+            let several = Task { try await scope.waitForRequests(matching: .delete("https://api.example.com/several"), count: 2) }
+            await waitUntilWaiting(2, in: scope)
+            one.cancel()
+            several.cancel()
+            let oneError = await #expect(throws: RequestWaitError.self) { _ = try await one.value }
+            let severalError = await #expect(throws: RequestWaitError.self) { _ = try await several.value }
+            #expect(oneError?.timeout == .seconds(30))
+            #expect(severalError?.timeout == .seconds(30))
+        }
+    }
 }

@@ -52,7 +52,7 @@ struct ManualClockHangTests {
                 return .text("never")
             }
             let loading = Task { try await URLSession.stubbed.data(from: url) }
-            _ = try await scope.waitForRequest()
+            _ = try await scope.waitForRequest(timeout: .patience)
             let error = await #expect(throws: ManualClock.SleepersTimeout.self) {
                 try await clock.waitForSleepers(atLeast: 1, timeout: .milliseconds(50))
             }

@@ -122,7 +122,7 @@ struct ScopeClockTests {
             request.timeoutInterval = 10
             let loading = Task { try await URLSession.stubbed.data(for: request) }
             // The timeout is watched while the closure runs, not slept: it is no sleeper.
-            _ = try await scope.waitForRequest()
+            _ = try await scope.waitForRequest(timeout: .patience)
             #expect(clock.sleeperCount == 0)
             await clock.advance(by: .seconds(10))
             let error = await #expect(throws: URLError.self) { try await loading.value }
