@@ -9,12 +9,12 @@ import Foundation
 /// reading it by reflection (``FoundationInternals``) costs about as much as the
 /// rest of answering a request (about 4 µs going straight to it, 13 µs searched by
 /// name), paid by every request of a session with a delegate, whose tasks are
-/// checked for a delegate of their own. So the first
-/// read for a session also marks the session's work queue with the session (its
-/// session mark; weakly, as the queue belongs to the session). Foundation runs each
-/// task's protocol on the task's own work queue, which targets its session's, and a
-/// queue-specific value is looked up through the target queues: on that queue, the
-/// mark names the task's session in one lookup.
+/// checked for a delegate of their own. So the first read for a session also marks
+/// the session's work queue with the session (its session mark; weakly, as the
+/// queue belongs to the session). Foundation runs each task's protocol on the
+/// task's own work queue, which targets its session's, and a queue-specific value
+/// is looked up through the target queues: on that queue, the mark names the task's
+/// session in one lookup.
 ///
 /// It relies on each session having a work queue of its own, as
 /// swift-corelibs-foundation gives it (`URLSession.init`). Anything unexpected falls
