@@ -161,13 +161,18 @@ struct RedactionTests {
         #expect(!FileManager.default.fileExists(atPath: directory.file("x.har").path))
     }
 
-    @Test("URLSTUBS_RECORD must be all, missing or none")
+    @Test("URLSTUBS_RECORD must be all, missing or none, in any case; empty counts as unset")
     func environmentOverride() throws {
         #expect(try CassetteMode.replay.effective(in: ["URLSTUBS_RECORD": "all"]) == .record)
         #expect(try CassetteMode.replay.effective(in: ["URLSTUBS_RECORD": "missing"]) == .recordMissing)
         #expect(try CassetteMode.record.effective(in: ["URLSTUBS_RECORD": "none"]) == .replay)
+        #expect(try CassetteMode.replay.effective(in: ["URLSTUBS_RECORD": "ALL"]) == .record)
+        #expect(try CassetteMode.replay.effective(in: ["URLSTUBS_RECORD": "Missing"]) == .recordMissing)
+        #expect(try CassetteMode.record.effective(in: ["URLSTUBS_RECORD": "NONE"]) == .replay)
         #expect(try CassetteMode.record.effective(in: [:]) == .record)
-        #expect(throws: CassetteError.self) { try CassetteMode.replay.effective(in: ["URLSTUBS_RECORD": "yes"]) }
+        #expect(try CassetteMode.recordMissing.effective(in: ["URLSTUBS_RECORD": ""]) == .recordMissing)
+        let error = #expect(throws: CassetteError.self) { try CassetteMode.replay.effective(in: ["URLSTUBS_RECORD": "yes"]) }
+        #expect(error?.description.contains("URLSTUBS_RECORD") == true)
     }
 
     static func path(of error: CassetteError?) -> String? {

@@ -76,6 +76,24 @@ struct ScopeClockTests {
         }
     }
 
+    @Test("a zero, negative or infinite timeoutInterval never times out: a response delayed by 10,000 seconds arrives", arguments: [0, -1, TimeInterval.infinity])
+    func noTimeout(interval: TimeInterval) async throws {
+        let clock = ManualClock()
+        try await withStubScope(clock: clock) { scope in
+            await scope.stub(.get(url), with: .text("at last").delayed(by: .seconds(10_000)))
+            var request = URLRequest(url: url)
+            request.timeoutInterval = interval
+            let loading = Task { try await URLSession.stubbed.data(for: request) }
+            try await clock.waitForSleepers(atLeast: 1)
+            await clock.advance(by: .seconds(9_999))
+            #expect(clock.sleeperCount == 1)
+            await clock.advance(by: .seconds(1))
+            let (data, _) = try await loading.value
+            #expect(data == Data("at last".utf8))
+            #expect(await scope.exchanges.first?.endedAt == .seconds(10_000))
+        }
+    }
+
     @Test("a delayed response arrives when the manual clock reaches its delay, within the timeout")
     func delayOnTheManualClock() async throws {
         let clock = ManualClock()
