@@ -49,6 +49,23 @@ enum ContentCoding {
         return .decoded(bytes)
     }
 
+    /// How many layers of compression the leak scan undoes in a body no
+    /// `Content-Encoding` names (gzip of gzip, ...).
+    static let sniffedLayerLimit = 8
+
+    /// `data` inflated when it opens as gzip (`1F 8B 08`) or zlib (a deflate header
+    /// whose check bits are right) data and inflates; `nil` otherwise.
+    static func inflateSniffed(_ data: Data) -> Data? {
+        let bytes = Array(data.prefix(3))
+        if bytes == [0x1F, 0x8B, 0x08] {
+            return try? Inflater.gunzip(data)
+        }
+        if bytes.count >= 2, bytes[0] & 0x0F == 8, (UInt16(bytes[0]) << 8 | UInt16(bytes[1])) % 31 == 0 {
+            return try? Inflater.inflateZlibOrRaw(data)
+        }
+        return nil
+    }
+
     /// Whether `data` is UTF-8 text with no control characters but whitespace: what
     /// a decoded body looks like, and compressed data never does.
     static func isText(_ data: Data) -> Bool {

@@ -144,8 +144,22 @@ enum LeakScan {
         if let secret = search.firstSecret(inBody: body) {
             return secret
         }
+        var readable = body
         if case let .decoded(decoded) = ContentCoding.decode(body, contentEncoding: CassetteEntry.value(of: "Content-Encoding", in: headers)) {
-            return search.firstSecret(inBody: decoded)
+            if let secret = search.firstSecret(inBody: decoded) {
+                return secret
+            }
+            readable = decoded
+        }
+        // Compressed data whatever its labels say (`application/gzip`, or none): a
+        // reader of the cassette can inflate it, so the scan does too, layer by layer.
+        var layers = 0
+        while layers < ContentCoding.sniffedLayerLimit, let inflated = ContentCoding.inflateSniffed(readable) {
+            if let secret = search.firstSecret(inBody: inflated) {
+                return secret
+            }
+            readable = inflated
+            layers += 1
         }
         return nil
     }

@@ -158,7 +158,8 @@ public struct Redaction: Sendable {
             case let .jsonField(path):
                 // Numbers only from four digits: a PIN or an account number, not a count.
                 guard field.value.filter(\.isNumber).count >= 4 || !field.isNumber else { return false }
-                return path.last.map(Redaction.looksSecret) ?? false
+                // Under a secret-looking name at any depth: `{"token": {"value": …}}`.
+                return path.contains(where: Redaction.looksSecret)
             case .pathSegment, .fragment, .jsonKey:
                 return false
             }

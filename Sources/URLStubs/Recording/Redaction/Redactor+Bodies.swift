@@ -14,6 +14,9 @@ extension Redactor {
     mutating func redactStructured(_ body: inout Data, contentType: String?, origin: String) -> Result<Void, BodyFailure> {
         let type = contentType?.lowercased() ?? ""
         guard !body.isEmpty else { return .success(()) }
+        if let encoding = Self.utf16Encoding(of: body) {
+            return redactUTF16(&body, encoding: encoding, contentType: contentType, origin: origin)
+        }
         if type.hasPrefix("multipart/") {
             return redactMultipart(&body, contentType: contentType ?? "", origin: origin)
         }
@@ -64,6 +67,32 @@ extension Redactor {
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
+    /// The encoding of `body` when it opens with a UTF-16 byte-order mark.
+    private static func utf16Encoding(of body: Data) -> String.Encoding? {
+        if body.starts(with: [0xFF, 0xFE]) { return .utf16LittleEndian }
+        if body.starts(with: [0xFE, 0xFF]) { return .utf16BigEndian }
+        return nil
+    }
+
+    /// `body`, UTF-16 text after its byte-order mark, redacted as the same text in
+    /// UTF-8 would be, and written back in its own encoding: its JSON, forms and
+    /// events are read, not passed over as bytes that are not UTF-8. A body that
+    /// is not UTF-16 after all cannot be read.
+    private mutating func redactUTF16(_ body: inout Data, encoding: String.Encoding, contentType: String?, origin: String) -> Result<Void, BodyFailure> {
+        guard let text = String(data: body.dropFirst(2), encoding: encoding) else {
+            return .failure(BodyFailure(reason: "it opens with a UTF-16 byte-order mark but is not UTF-16 text"))
+        }
+        var utf8 = Data(text.utf8)
+        let original = utf8
+        if case let .failure(failure) = redactStructured(&utf8, contentType: contentType, origin: origin) {
+            return .failure(failure)
+        }
+        guard utf8 != original else { return .success(()) }
+        // The redacted text was UTF-8 of this text with parts replaced: UTF-8 still.
+        body = body.prefix(2) + String(decoding: utf8, as: UTF8.self).data(using: encoding)!
+        return .success(())
+    }
+
     /// Whether `body` has more than one non-empty line.
     private static func isJSONLines(_ body: Data) -> Bool {
         body.split(separator: UInt8(ascii: "\n")).filter { !$0.allSatisfy { [0x20, 0x09, 0x0D].contains($0) } }.count > 1
@@ -83,7 +112,10 @@ extension Redactor {
         }
         var changed = false
         let rewritten = redactJSON(json, path: [], origin: origin, changed: &changed)
-        guard changed else { return .success(body) }
+        // An object that names a key twice is read with one of its values: the
+        // other, which no rule saw, must not be written as it came. Such a
+        // document is written as it was read.
+        guard changed || JSONKeyCount.written(in: body) != JSONKeyCount.read(in: json) else { return .success(body) }
         guard let data = try? JSONSerialization.data(withJSONObject: rewritten, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) else {
             return .failure(BodyFailure(reason: "its redacted JSON cannot be written"))
         }
@@ -133,6 +165,15 @@ extension Redactor {
         case let string as String where !path.isEmpty && removes(.jsonField(keys), string, jsonPath: path):
             changed = true
             return remove(string, origin: place)
+        case let string as String where Self.looksLikeJSON(Data(string.utf8)):
+            // JSON sent as a string of JSON: its fields are redacted as if they were
+            // in place, and the string is written again from what was read.
+            guard let inner = try? JSONSerialization.jsonObject(with: Data(string.utf8), options: []) else { return string }
+            var innerChanged = JSONKeyCount.written(in: Data(string.utf8)) != JSONKeyCount.read(in: inner)
+            let redacted = redactJSON(inner, path: path, origin: origin, changed: &innerChanged)
+            guard innerChanged, let data = try? JSONSerialization.data(withJSONObject: redacted, options: [.sortedKeys, .withoutEscapingSlashes]) else { return string }
+            changed = true
+            return String(decoding: data, as: UTF8.self)
         default:
             if !path.isEmpty, let text = Self.numberText(value), removes(.jsonField(keys), text, jsonPath: path, isNumber: true) {
                 changed = true
@@ -190,37 +231,55 @@ extension Redactor {
         guard let text = String(data: body, encoding: .utf8) else {
             return .failure(BodyFailure(reason: "its event stream is not UTF-8 text"))
         }
-        var lines: [String] = []
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        var rewritten = ""
+        // An event stream's lines end in CR LF, LF or CR alone: each is a line end.
+        for (number, (line, end)) in Self.lines(of: text).enumerated() {
+            defer { rewritten += end }
             guard line.hasPrefix("data:") else {
-                lines.append(String(line))
+                rewritten += line
                 continue
             }
             var value = line.dropFirst(5)
             let space = value.hasPrefix(" ") ? " " : ""
             value = value.dropFirst(space.count)
-            let carriageReturn = value.hasSuffix("\r") ? "\r" : ""
-            value = value.dropLast(carriageReturn.count)
             let place = "the data of line \(number + 1) of " + origin
             let data = Data(value.utf8)
             if Self.looksLikeJSON(data) {
                 switch redactJSONDocument(data, origin: place) {
                 case let .success(redacted):
-                    lines.append("data:" + space + String(decoding: redacted, as: UTF8.self) + carriageReturn)
+                    rewritten += "data:" + space + String(decoding: redacted, as: UTF8.self)
                 case let .failure(failure):
                     return .failure(BodyFailure(reason: "the data of its line \(number + 1) " + failure.reason.replacingOccurrences(of: "it looks like JSON but ", with: "")))
                 }
             } else if value.contains("="), !value.contains(" ") {
-                lines.append("data:" + space + redactForm(value, origin: "in " + place) + carriageReturn)
+                rewritten += "data:" + space + redactForm(value, origin: "in " + place)
             } else {
-                lines.append(String(line))
+                rewritten += line
             }
         }
-        let rewritten = lines.joined(separator: "\n")
         if rewritten != text {
             body = Data(rewritten.utf8)
         }
         return .success(())
+    }
+
+    /// The lines of `text`, each with the line end that follows it (CR LF, LF or
+    /// CR; empty for a last line without one).
+    static func lines(of text: String) -> [(line: Substring, end: String)] {
+        var lines: [(line: Substring, end: String)] = []
+        var start = text.startIndex
+        var index = start
+        while index < text.endIndex {
+            // "\r\n" is one Character of a Swift string.
+            let character = text[index]
+            if character == "\r\n" || character == "\n" || character == "\r" {
+                lines.append((text[start..<index], String(character)))
+                start = text.index(after: index)
+            }
+            index = text.index(after: index)
+        }
+        lines.append((text[start...], ""))
+        return lines
     }
 
     // MARK: - Multipart
@@ -239,11 +298,15 @@ extension Redactor {
             rest = rest[range.upperBound...]
         }
         parts.append(Data(rest))
-        guard parts.count >= 3 else {
+        // parts[0] is the preamble; the last is the epilogue when it follows the
+        // close delimiter (`--boundary--`), and a part like the others when the body
+        // ends without one.
+        let hasEpilogue = parts.count >= 3 && parts[parts.count - 1].starts(with: Data("--".utf8))
+        let lastPart = hasEpilogue ? parts.count - 2 : parts.count - 1
+        guard lastPart >= 1 else {
             return .failure(BodyFailure(reason: "its multipart body has no part delimited by its boundary"))
         }
-        // parts[0] is the preamble, the last the epilogue after `--`.
-        for index in 1..<(parts.count - 1) {
+        for index in 1...lastPart {
             let part = parts[index]
             guard let split = part.range(of: Data("\r\n\r\n".utf8)) ?? part.range(of: Data("\n\n".utf8)) else {
                 return .failure(BodyFailure(reason: "its multipart part \(index) has no blank line after its headers"))
@@ -253,10 +316,15 @@ extension Redactor {
             let lineEnd = content.suffix(2) == Data("\r\n".utf8) ? Data("\r\n".utf8) : (content.last == UInt8(ascii: "\n") ? Data("\n".utf8) : Data())
             content = content.dropLast(lineEnd.count)
             let disposition = headerText.split(whereSeparator: \.isNewline).first { $0.lowercased().hasPrefix("content-disposition:") }.map(String.init) ?? ""
-            let name = Self.parameter("name", in: disposition) ?? ""
+            // A name given twice, plainly and in RFC 8187's form (`name*=utf-8''…`), is
+            // read both ways: either may be the one that looks secret.
+            let plainName = Self.parameter("name", in: disposition) ?? ""
+            let extendedName = Self.extendedParameter("name", in: disposition)
+            let name = extendedName.map { plainName.isEmpty ? $0 : plainName + " (" + $0 + ")" } ?? plainName
             let partType = headerText.split(whereSeparator: \.isNewline).first { $0.lowercased().hasPrefix("content-type:") }.map { String($0.dropFirst("content-type:".count)).trimmingCharacters(in: .whitespaces) }
             let place = "the part \(name) of " + origin
-            if let text = String(data: content, encoding: .utf8), removes(.queryItem(name), text) {
+            if let text = String(data: content, encoding: .utf8),
+               removes(.queryItem(plainName), text) || extendedName.map({ removes(.queryItem($0), text) }) == true {
                 content = Data(remove(text, origin: place).utf8)
             } else {
                 if case let .failure(failure) = redactStructured(&content, contentType: partType, origin: place) {
@@ -267,6 +335,16 @@ extension Redactor {
         }
         body = Data(parts.joined(separator: delimiter))
         return .success(())
+    }
+
+    /// The value of the parameter `name*` in RFC 8187's form (`utf-8''…`, percent
+    /// encoded) in a header value, decoded; `nil` when there is none.
+    static func extendedParameter(_ name: String, in value: String) -> String? {
+        guard let raw = parameter(name + "*", in: value) else { return nil }
+        // charset'language'value: the value is after the second apostrophe.
+        let pieces = raw.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
+        let encoded = pieces.count == 3 ? pieces[2] : Substring(raw)
+        return encoded.removingPercentEncoding ?? String(encoded)
     }
 
     /// The value of the parameter `name` (`boundary=…`, `name="…"`) in a header value.

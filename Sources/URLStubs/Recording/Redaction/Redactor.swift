@@ -96,11 +96,31 @@ struct Redactor {
             var field = field
             if removes(.header(field.name), field.value) {
                 field.value = remove(field.value, origin: "the \(origin) \(field.name) of \(name)")
+            } else if Self.urlHeaders.contains(field.name.lowercased()) {
+                // A URL's query items, user information and fragment are redacted
+                // wherever the URL is written: these headers hold one.
+                field.value = redactURL(field.value, of: "the \(origin) \(field.name) of \(name)")
+            } else if field.name.caseInsensitiveCompare("Link") == .orderedSame {
+                field.value = redactLinks(field.value, of: "the \(origin) \(field.name) of \(name)")
             } else {
                 field.value = applyExpressions(field.value, origin: "the \(origin) \(field.name) of \(name)")
             }
             return field
         }
+    }
+
+    /// The header fields whose value is a URL (absolute or relative).
+    static let urlHeaders: Set<String> = ["location", "content-location", "referer", "refresh"]
+
+    /// A `Link` header's value with each `<URL>` in it redacted as a URL.
+    private mutating func redactLinks(_ value: String, of name: String) -> String {
+        var rewritten = ""
+        var rest = Substring(value)
+        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+            rewritten += rest[...open] + redactURL(String(rest[rest.index(after: open)..<close]), of: name) + ">"
+            rest = rest[rest.index(after: close)...]
+        }
+        return applyExpressions(rewritten + rest, origin: name)
     }
 
     /// The URL with its user information, removed path segments, query values and
@@ -157,21 +177,31 @@ struct Redactor {
     }
 
     /// `form` (`name=value&…`, a query or a form-encoded body) with the values the
-    /// rules remove, by their items' names, replaced.
+    /// rules remove, by their items' names, replaced. Items are separated by `&` or
+    /// by `;` (which some servers read as `&`): an item is read either way.
     mutating func redactForm(_ form: Substring, origin: String) -> String {
-        form.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
-            guard let equals = item.firstIndex(of: "=") else { return String(item) }
-            let rawName = item[..<equals]
-            let rawValue = item[item.index(after: equals)...]
-            let name = Self.decode(rawName)
-            let value = Self.decode(rawValue)
-            guard removes(.queryItem(name), value) else { return String(item) }
-            _ = remove(value, origin: "the item \(name) \(origin)")
-            if value != String(rawValue) {
-                _ = remove(String(rawValue), origin: "the item \(name) \(origin)")
-            }
-            return rawName + "=" + Redaction.placeholder
-        }.joined(separator: "&")
+        var rewritten = ""
+        var start = form.startIndex
+        for index in form.indices where form[index] == "&" || form[index] == ";" {
+            rewritten += redactFormItem(form[start..<index], origin: origin) + String(form[index])
+            start = form.index(after: index)
+        }
+        return rewritten + redactFormItem(form[start...], origin: origin)
+    }
+
+    /// The form item `item` (`name=value`), its value replaced when a rule removes it.
+    private mutating func redactFormItem(_ item: Substring, origin: String) -> String {
+        guard let equals = item.firstIndex(of: "=") else { return String(item) }
+        let rawName = item[..<equals]
+        let rawValue = item[item.index(after: equals)...]
+        let name = Self.decode(rawName)
+        let value = Self.decode(rawValue)
+        guard removes(.queryItem(name), value) else { return String(item) }
+        _ = remove(value, origin: "the item \(name) \(origin)")
+        if value != String(rawValue) {
+            _ = remove(String(rawValue), origin: "the item \(name) \(origin)")
+        }
+        return rawName + "=" + Redaction.placeholder
     }
 
     /// `body` with the values the rules choose replaced, read through its
