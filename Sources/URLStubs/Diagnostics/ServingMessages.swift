@@ -61,8 +61,20 @@ enum ServingMessages {
     static func chunkSize(_ line: String) -> String {
         "the chunk size line \(quoted(line)) is not a hexadecimal size"
     }
+    static func chunkExtension(_ line: String) -> String {
+        "the chunk size line \(quoted(line)) has a malformed chunk extension: each is ;NAME or ;NAME=VALUE with NAME a token and VALUE a token or a quoted string (RFC 9112 section 7.1.1)"
+    }
     static let chunkEnd = "a chunk of the request body is not followed by CR LF"
     static let chunkLineTooLong = "a chunk size line of the request body is too long"
+    static let chunkedBareLineFeed = "a line of the chunked request body ends with LF alone; HTTP/1.1 lines end with CR LF"
+    static let chunkedBareCarriageReturn = "a line of the chunked request body has a CR that is not followed by LF"
+    static func trailerLine(_ line: String) -> String {
+        "the trailer line \(quoted(line)) is not NAME: VALUE with NAME a token and VALUE free of control characters"
+    }
+    static let trailerObsoleteFold = "a trailer line starts with a space or tab (obsolete line folding, refused by RFC 9112)"
+    static func trailersTooLarge(limit: Int, count: Int) -> String {
+        "the request's trailer section has more than \(count) lines (ServingLimits.headerCount) or more than \(limit) bytes (ServingLimits.headBytes)"
+    }
     static let headTimeout = "the request head did not arrive in time (ServingLimits.headTimeout)"
     static let bodyTimeout = "the request body did not arrive in time (ServingLimits.bodyTimeout)"
     static func badURL(_ target: String) -> String {

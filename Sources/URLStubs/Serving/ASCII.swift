@@ -1,5 +1,5 @@
-/// The ASCII the HTTP/1.1 parser reads: digits, hexadecimal digits, and fields'
-/// optional white space.
+/// The ASCII the HTTP/1.1 parser reads: digits, hexadecimal digits, the text of
+/// fields, and fields' optional white space.
 extension UInt8 {
     /// Whether the byte is an ASCII digit.
     var isDigit: Bool { self >= 48 && self <= 57 }
@@ -7,6 +7,9 @@ extension UInt8 {
     var isHexDigit: Bool { isDigit || (self >= 65 && self <= 70) || (self >= 97 && self <= 102) }
     /// The value of a hexadecimal digit.
     var hexValue: UInt8 { isDigit ? self - 48 : (self | 0x20) - 87 }
+    /// Whether the byte may appear in a field value (RFC 9110 section 5.5): a
+    /// visible character, a space, a tab or obs-text; no other control character.
+    var isFieldText: Bool { self == 9 || (self >= 32 && self != 127) }
 }
 
 extension StringProtocol {

@@ -87,17 +87,22 @@ struct ConnectionSocket {
     }
 
     /// Takes one line (without its `CRLF`) of at most `limit` bytes.
-    mutating func line(limit: Int, until deadline: ContinuousClock.Instant) throws(ReadEnd) -> ArraySlice<UInt8> {
+    ///
+    /// A line ended by `LF` alone is refused at once through `bareLineFeed`, as
+    /// by `head`: its bytes come back with the `LF`, not taken.
+    mutating func line(limit: Int, until deadline: ContinuousClock.Instant) throws(ReadEnd) -> (bytes: ArraySlice<UInt8>, bareLineFeed: Bool) {
         var scanned = 0
         while true {
             var index = start + scanned
             while index < buffer.count {
                 if buffer[index] == 10 {
                     guard index - start <= limit else { throw .tooLong }
-                    let end = index > start && buffer[index - 1] == 13 ? index - 1 : index
-                    let line = buffer[start..<end]
+                    guard index > start, buffer[index - 1] == 13 else {
+                        return (buffer[start...index], true)
+                    }
+                    let line = buffer[start..<(index - 1)]
                     start = index + 1
-                    return line
+                    return (line, false)
                 }
                 index += 1
             }

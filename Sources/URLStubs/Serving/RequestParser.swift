@@ -6,7 +6,8 @@
 /// (request smuggling): lines must end with `CR LF`, header names are tokens
 /// with the colon right after them, obsolete line folding is refused,
 /// `Content-Length` and `Transfer-Encoding` may not come together, and
-/// `Content-Length` values may not conflict.
+/// `Content-Length` values may not conflict. A chunked body's lines are held to
+/// the same rules (`RequestParser+Chunked.swift`).
 enum RequestParser {
     /// How a request's body is delimited.
     enum Framing: Equatable {
@@ -86,15 +87,18 @@ enum RequestParser {
         return (method, target, version)
     }
 
-    private static func field(_ line: ArraySlice<UInt8>) throws(RequestRejection) -> (name: String, value: String) {
+    /// Reads a field line, `NAME: VALUE`, of the head or (`isTrailer`) of a
+    /// chunked body's trailer section; its refusals name which.
+    static func field(_ line: ArraySlice<UInt8>, isTrailer: Bool = false) throws(RequestRejection) -> (name: String, value: String) {
         if let first = line.first, first == 32 || first == 9 {
-            throw .malformed(ServingMessages.obsoleteFold)
+            throw .malformed(isTrailer ? ServingMessages.trailerObsoleteFold : ServingMessages.obsoleteFold)
         }
         guard let colon = line.firstIndex(of: 58), colon > line.startIndex,
               line[..<colon].allSatisfy(isTokenByte),
-              line[(colon + 1)...].allSatisfy({ $0 == 9 || ($0 >= 32 && $0 != 127) })
+              line[(colon + 1)...].allSatisfy(\.isFieldText)
         else {
-            throw .malformed(ServingMessages.fieldLine(String(decoding: line, as: UTF8.self)))
+            let text = String(decoding: line, as: UTF8.self)
+            throw .malformed(isTrailer ? ServingMessages.trailerLine(text) : ServingMessages.fieldLine(text))
         }
         let name = String(decoding: line[..<colon], as: UTF8.self)
         let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingSpaces
@@ -133,16 +137,6 @@ enum RequestParser {
         }
         _ = first
         return length == 0 ? .none : .length(length)
-    }
-
-    /// Reads a chunk-size line: the size, ignoring chunk extensions.
-    static func chunkSize(_ line: ArraySlice<UInt8>) throws(RequestRejection) -> Int {
-        let sizePart = line.prefix { $0 != 59 } // Up to ';' (extensions follow it).
-        let digits = sizePart.reversed().drop { $0 == 32 || $0 == 9 }.reversed()
-        guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy(\.isHexDigit) else {
-            throw .malformed(ServingMessages.chunkSize(String(decoding: line, as: UTF8.self)))
-        }
-        return digits.reduce(0) { $0 * 16 + Int($1.hexValue) }
     }
 
     /// Whether `byte` may appear in a token (a method or a header name), RFC 9110.

@@ -129,13 +129,14 @@ struct ServedConnection {
             case .chunked:
                 var body = Data()
                 while true {
-                    let line: ArraySlice<UInt8>
+                    let line: (bytes: ArraySlice<UInt8>, bareLineFeed: Bool)
                     do {
                         line = try socket.line(limit: 4_096, until: deadline)
                     } catch .tooLong {
                         throw RequestRejection.malformed(ServingMessages.chunkLineTooLong)
                     }
-                    let size = try RequestParser.chunkSize(line)
+                    guard !line.bareLineFeed else { throw RequestRejection.malformed(ServingMessages.chunkedBareLineFeed) }
+                    let size = try RequestParser.chunkSize(line.bytes)
                     guard size <= limits.bodyBytes - body.count else {
                         throw RequestRejection(status: 413, reason: ServingMessages.bodyTooLarge(limit: limits.bodyBytes))
                     }
@@ -153,8 +154,8 @@ struct ServedConnection {
             switch end {
             case .timedOut:
                 throw RequestRejection(status: 408, reason: ServingMessages.bodyTimeout)
-            case .tooLong:
-                throw RequestRejection(status: 431, reason: ServingMessages.headTooLarge(limit: limits.headBytes))
+            case .tooLong: // Only the trailer section reaches here: a chunk-size line's own limit is caught above.
+                throw RequestRejection(status: 431, reason: ServingMessages.trailersTooLarge(limit: limits.headBytes, count: limits.headerCount))
             case .closed:
                 return nil
             }
@@ -165,16 +166,20 @@ struct ServedConnection {
         }
     }
 
-    /// Reads and drops a chunked body's trailer lines, held to the head's limits.
-    private mutating func skipTrailers(until deadline: ContinuousClock.Instant) throws(ConnectionSocket.ReadEnd) {
+    /// Reads and drops a chunked body's trailer lines, held to the head's rules
+    /// and limits: throws a `RequestRejection` for a malformed line, and
+    /// `ReadEnd.tooLong` past the limits (or how else reading ended).
+    private mutating func skipTrailers(until deadline: ContinuousClock.Instant) throws {
         var count = 0
         var bytes = 0
         while true {
             let line = try socket.line(limit: limits.headBytes, until: deadline)
-            guard !line.isEmpty else { return }
+            guard !line.bareLineFeed else { throw RequestRejection.malformed(ServingMessages.chunkedBareLineFeed) }
+            guard !line.bytes.isEmpty else { return }
             count += 1
-            bytes += line.count
-            guard count <= limits.headerCount, bytes <= limits.headBytes else { throw .tooLong }
+            bytes += line.bytes.count
+            guard count <= limits.headerCount, bytes <= limits.headBytes else { throw ConnectionSocket.ReadEnd.tooLong }
+            try RequestParser.trailer(line.bytes)
         }
     }
 

@@ -60,6 +60,69 @@ struct ServedHTTPTests {
         }
     }
 
+    /// A chunked body (after the head) and what it must get: a status and the
+    /// exact body, the refusal's reason or the echo of what was read.
+    struct ChunkedCase: Sendable, CustomTestStringConvertible {
+        var body: String
+        var status: Int
+        var text: String
+        var testDescription: String { "\(body.debugDescription) gets \(status)" }
+
+        init(_ body: String, _ status: Int, _ text: String) {
+            self.body = body
+            self.status = status
+            self.text = text
+        }
+    }
+
+    /// Malformed lines of a chunked body, each in one place, and well-formed ones.
+    static let chunkedLines: [ChunkedCase] = [
+        // Bare LF and bare CR, wherever a line of the body ends.
+        ChunkedCase("5\nhello\r\n0\r\n\r\n", 400, "a line of the chunked request body ends with LF alone; HTTP/1.1 lines end with CR LF\n"),
+        ChunkedCase("5\r\nhello\r\n0\n\n", 400, "a line of the chunked request body ends with LF alone; HTTP/1.1 lines end with CR LF\n"),
+        ChunkedCase("5\r\nhello\r\n0\r\n\n", 400, "a line of the chunked request body ends with LF alone; HTTP/1.1 lines end with CR LF\n"),
+        ChunkedCase("5\r\nhello\r\n0\r\nX-T: a\n\r\n", 400, "a line of the chunked request body ends with LF alone; HTTP/1.1 lines end with CR LF\n"),
+        ChunkedCase("5;a\rb\r\nhello\r\n0\r\n\r\n", 400, "a line of the chunked request body has a CR that is not followed by LF\n"),
+        ChunkedCase("5\r\r\nhello\r\n0\r\n\r\n", 400, "a line of the chunked request body has a CR that is not followed by LF\n"),
+        ChunkedCase("5\r\nhello\r\n0\r\nX-T: a\rb\r\n\r\n", 400, "a line of the chunked request body has a CR that is not followed by LF\n"),
+        ChunkedCase("5\r\nhello\r0\r\n\r\n", 400, "a chunk of the request body is not followed by CR LF\n"),
+        ChunkedCase("5\r\nhello\n0\r\n\r\n", 400, "a chunk of the request body is not followed by CR LF\n"),
+        // Chunk extensions: ;NAME or ;NAME=VALUE, a token name, a token or quoted-string value.
+        ChunkedCase("5;a@b=c\r\nhello\r\n0\r\n\r\n", 400, "the chunk size line \"5;a@b=c\" has a malformed chunk extension: each is ;NAME or ;NAME=VALUE with NAME a token and VALUE a token or a quoted string (RFC 9112 section 7.1.1)\n"),
+        ChunkedCase("5;=c\r\nhello\r\n0\r\n\r\n", 400, "the chunk size line \"5;=c\" has a malformed chunk extension: each is ;NAME or ;NAME=VALUE with NAME a token and VALUE a token or a quoted string (RFC 9112 section 7.1.1)\n"),
+        ChunkedCase("5;a=\r\nhello\r\n0\r\n\r\n", 400, "the chunk size line \"5;a=\" has a malformed chunk extension: each is ;NAME or ;NAME=VALUE with NAME a token and VALUE a token or a quoted string (RFC 9112 section 7.1.1)\n"),
+        ChunkedCase("5;a=b c\r\nhello\r\n0\r\n\r\n", 400, "the chunk size line \"5;a=b c\" has a malformed chunk extension: each is ;NAME or ;NAME=VALUE with NAME a token and VALUE a token or a quoted string (RFC 9112 section 7.1.1)\n"),
+        ChunkedCase("5;a=\"b\r\nhello\r\n0\r\n\r\n", 400, "the chunk size line \"5;a=\\x22b\" has a malformed chunk extension: each is ;NAME or ;NAME=VALUE with NAME a token and VALUE a token or a quoted string (RFC 9112 section 7.1.1)\n"),
+        ChunkedCase("5;a \r\nhello\r\n0\r\n\r\n", 400, "the chunk size line \"5;a \" has a malformed chunk extension: each is ;NAME or ;NAME=VALUE with NAME a token and VALUE a token or a quoted string (RFC 9112 section 7.1.1)\n"),
+        ChunkedCase("5 \r\nhello\r\n0\r\n\r\n", 400, "the chunk size line \"5 \" is not a hexadecimal size\n"),
+        // Trailers: field lines, as in the head.
+        ChunkedCase("5\r\nhello\r\n0\r\nX-T: a\r\n b\r\n\r\n", 400, "a trailer line starts with a space or tab (obsolete line folding, refused by RFC 9112)\n"),
+        ChunkedCase("5\r\nhello\r\n0\r\nX-T : a\r\n\r\n", 400, "the trailer line \"X-T : a\" is not NAME: VALUE with NAME a token and VALUE free of control characters\n"),
+        ChunkedCase("5\r\nhello\r\n0\r\nno colon\r\n\r\n", 400, "the trailer line \"no colon\" is not NAME: VALUE with NAME a token and VALUE free of control characters\n"),
+        // Well-formed: read, extensions and trailers dropped.
+        ChunkedCase("5;name=\"a \\\"quoted\\\" value; with = and ;\"\r\nhello\r\n0\r\n\r\n", 200, "hello"),
+        ChunkedCase("5 ; a = \"\" ;b= c;d\r\nhello\r\n0;e=\"f\"\r\n\r\n", 200, "hello"),
+        ChunkedCase("5\r\nhello\r\n0\r\nX-Checksum: abc\r\nX-Empty:\r\n\r\n", 200, "hello"),
+    ]
+
+    @Test("a chunked body's lines are as strict as the head: a bare LF or CR, a malformed chunk extension or trailer, an obsolete fold each get 400 naming the problem; well-formed extensions and trailers are read", arguments: chunkedLines)
+    func chunkedBodyLines(_ testCase: ChunkedCase) async throws {
+        try await withEchoServer { server, scope in
+            let connection = try RawConnection(port: server.port)
+            connection.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nTransfer-Encoding: chunked\r\n\r\n" + testCase.body)
+            let response = await connection.response()
+            #expect(response?.status == testCase.status)
+            #expect(response?.text == testCase.text)
+            if testCase.status == 400 {
+                #expect(response?.field("Connection") == "close")
+                #expect(await connection.isClosed())
+                #expect(await scope.requests.isEmpty)
+            } else {
+                #expect(await scope.requests.last?.body == Data(testCase.text.utf8))
+            }
+        }
+    }
+
     @Test("Expect: 100-continue gets 100 Continue before the body is sent, then the answer")
     func expectContinue() async throws {
         try await withEchoServer { server, _ in

@@ -116,6 +116,15 @@ func fuzzCases(port: UInt16) -> [(name: String, bytes: [UInt8], outcome: FuzzOut
     add("chunks over the body limit together", "\(chunked)200\r\n\(String(repeating: "a", count: 512))\r\n201\r\n", .status(413))
     add("chunk size line too long", "\(chunked)5;\(String(repeating: "e", count: 5_000))\r\nhello\r\n0\r\n\r\n", .status(400))
     add("too many trailers", "\(chunked)0\r\n" + (0..<30).map { "T-\($0): v\r\n" }.joined() + "\r\n", .status(431))
+    let badChunkedLines = [
+        "5\nhello\r\n0\r\n\r\n", "5\r\nhello\r\n0\n\n", "5;a\rb\r\nhello\r\n0\r\n\r\n", "5\r\nhello\r\n0\r\nX-T: a\r\n b\r\n\r\n",
+        "5\r\nhello\r0\r\n\r\n", "5;a@b\r\nhello\r\n0\r\n\r\n", "5;a=\"b\r\nhello\r\n0\r\n\r\n", "5;a=\"b\u{01}\"\r\nhello\r\n0\r\n\r\n",
+        "5\r\nhello\r\n0\r\n\tX-T: a\r\n\r\n", "5\r\nhello\r\n0\r\nX-T: a\u{7F}\r\n\r\n", "5\r\nhello\r\n0\r\n: a\r\n\r\n",
+    ]
+    for body in badChunkedLines {
+        add("chunked body \(body.debugDescription)", "\(chunked)\(body)", .status(400))
+    }
+    add("too many trailer bytes", "\(chunked)0\r\nT: \(String(repeating: "v", count: 2_100))\r\n\r\n", .status(431))
 
     // Oversized heads.
     add("head over the limit", "GET /ok HTTP/1.1\r\n\(host)X-Big: \(String(repeating: "b", count: 3_000))\r\n\r\n", .status(431))
