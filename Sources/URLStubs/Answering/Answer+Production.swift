@@ -37,7 +37,8 @@ extension Answer {
                 try await StubScope.currentBinding.withValue(route.scope) { try await respond(exchange.request) }
             }
             switch computed {
-            case let .finished(.success(response))?:
+            case let .finished(.success(returned))?:
+                let response = returned.response(forUse: 1)
                 return await answer(with: response, after: response.delay, for: exchange, on: route)
             case let .finished(.failure(error))?:
                 guard !Task.isCancelled else { return nil }
@@ -52,7 +53,8 @@ extension Answer {
             // Where no thread waits for it (a direct answer, a redirect's hop
             // produced late): run here, on the producing task.
             switch Result(catching: { try StubScope.currentBinding.withValue(route.scope) { try respond(exchange.request) } }) {
-            case let .success(response):
+            case let .success(returned):
+                let response = returned.response(forUse: 1)
                 return await answer(with: response, after: response.delay, for: exchange, on: route)
             case let .failure(error):
                 guard !Task.isCancelled else { return nil }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Two kinds of request wait this way: one loaded through `URLSession`
 /// (``DeliveryDriver``) and one answered directly by a scope (``DirectAnswer``). Each
-/// settles itself in the registry (``StubRegistry/settle(_:in:)``) the moment its
+/// settles itself in the registry (``StubRegistry/settle(_:on:)``) the moment its
 /// answer is produced, before that answer can reach its caller, and keeps the
 /// answer only if it was still in flight: a test that awaited the request, or
 /// whose answer was ready inside the scope, never sees it abandoned, and a request

@@ -16,7 +16,8 @@ extension StubRegistry.Resolution {
         pending: some PendingAnswer
     ) -> Self? {
         switch Result(catching: { try StubScope.currentBinding.withValue(route.scope) { try respond(exchange.request) } }) {
-        case let .success(response):
+        case let .success(returned):
+            let response = returned.response(forUse: 1)
             if response.isDeferred {
                 return .respond(response, exchange)
             }

@@ -128,7 +128,7 @@ final class DirectAnswer: PendingAnswer {
             }
         } onCancel: {
             // When the scope ended first, its failure comes through abandon(with:).
-            guard StubRegistry.shared.settle(self, on: route) else { return }
+            guard StubRegistry.shared.cancel(self, on: route) else { return }
             finish(with: .failure(Self.cancellation(of: request)))?.cancel()
         }
     }

@@ -41,6 +41,14 @@ final class LoggedExchange: @unchecked Sendable {
         }
     }
 
+    /// Sets the outcome, over one set before: for whoever takes the request out of
+    /// flight (a cancel, its scope's end), which decides how it ended even when its
+    /// producer had written an answer it will now drop.
+    func decide(_ outcome: RecordedExchange.Outcome) {
+        self.outcome = outcome
+        endedAt = clock.elapsed()
+    }
+
     /// Sets the outcome of a request answered in the critical section it arrived
     /// in: it ended the instant it started (one clock reading, not two).
     func settleOnArrival(_ outcome: RecordedExchange.Outcome) {

@@ -127,17 +127,6 @@ final class StubEntry {
         return response
     }
 
-    /// The response for the stub's `use`-th request (counting from 1), following
-    /// a sequence.
-    func response(forUse use: Int, of response: StubResponse) -> StubResponse {
-        guard case let .sequence(responses) = response.kind else { return response }
-        var next = responses[min(use - 1, responses.count - 1)]
-        if next.delay == nil {
-            next.delay = response.delay
-        }
-        return next
-    }
-
     /// The stub written as its pattern and registration site (or cassette).
     var summary: String {
         switch origin {

@@ -234,7 +234,7 @@ extension StubRegistry {
             } else {
                 switch entry.source {
                 case let .fixed(response):
-                    resolution = .respond(entry.response(forUse: entry.hits, of: response).delayed(adding: change?.delay), exchange)
+                    resolution = .respond(response.response(forUse: entry.hits).delayed(adding: change?.delay), exchange)
                 case let .dynamic(closure):
                     resolution = .compute(StubResponse.delaying(closure, by: change?.delay), exchange)
                 case let .inline(closure):
@@ -269,25 +269,43 @@ extension StubRegistry {
         return nil
     }
 
-    /// Forgets a deferred request the moment its answer is produced or it is
-    /// cancelled; returns whether it was still in flight. One whose outcome the
-    /// log does not know yet was cancelled.
+    /// Forgets a deferred request the moment its answer is produced, keeping the
+    /// outcome its producer wrote down; returns whether it was still in flight.
     ///
-    /// `false` means its scope ended first and took it: the scope's end fails it
-    /// through ``PendingAnswer/abandon(with:)`` and reports it, so the caller must
+    /// `false` means a cancel or its scope's end came first and took it: that one
+    /// wrote the outcome (``cancel(_:on:)``, or the scope's end, which fails it
+    /// through ``PendingAnswer/abandon(with:)`` and reports it), so the caller must
     /// drop the answer it produced. Whoever removes a request from the in-flight
-    /// list decides its outcome, under the lock, so a request is never both reported
-    /// as abandoned and answered.
+    /// list decides its outcome, under the lock, even over an outcome the producer
+    /// wrote just before: a request is never both reported as abandoned (or
+    /// cancelled) and logged as answered.
     @discardableResult
     nonisolated func settle(_ pending: some PendingAnswer, on route: RequestRoute) -> Bool {
         withIsolation { registry in
             guard let flight = registry.scopes[route.home.id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending)) else {
                 return false
             }
-            flight.exchange.settle(.cancelled)
-            if case .cancelled = flight.exchange.outcome {
+            if flight.exchange.outcome.isWaiting {
+                // A producer that wrote nothing down was cancelled.
+                flight.exchange.settle(.cancelled)
                 flight.exchange.answeredBy?.cancellations += 1
             }
+            return true
+        }
+    }
+
+    /// Forgets a deferred request that was cancelled, and writes it down as
+    /// cancelled, over any outcome its producer wrote before the cancel took it
+    /// (the producer's answer is then dropped: see ``settle(_:on:)``); returns
+    /// whether it was still in flight.
+    @discardableResult
+    nonisolated func cancel(_ pending: some PendingAnswer, on route: RequestRoute) -> Bool {
+        withIsolation { registry in
+            guard let flight = registry.scopes[route.home.id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending)) else {
+                return false
+            }
+            flight.exchange.decide(.cancelled)
+            flight.exchange.answeredBy?.cancellations += 1
             return true
         }
     }
@@ -307,7 +325,8 @@ extension StubRegistry {
     }
 
     /// Writes down how a deferred request ended, unless a cancel or its scope's end
-    /// came first.
+    /// came first; the request stays in flight until its producer settles it
+    /// (``settle(_:on:)``), and a cancel or a scope's end before then decides.
     nonisolated func record(_ outcome: RecordedExchange.Outcome, of exchange: LoggedExchange) {
         withIsolation { _ in exchange.settle(outcome) }
     }

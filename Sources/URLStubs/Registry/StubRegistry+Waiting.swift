@@ -13,8 +13,9 @@ final class RequestWaiter: @unchecked Sendable {
     /// The matching requests so far, in order.
     private(set) var collected: [RecordedRequest]
     private let continuation: CheckedContinuation<[RecordedRequest], any Error>
-    /// The task that ends the wait when the timeout passes.
-    let timeout: Locked<Task<Void, Never>?> = Locked(nil)
+    /// The task that ends the wait when the timeout passes, once armed; or that
+    /// the wait ended (which may come before the task is armed).
+    private let timer = Locked(Timer.unarmed)
     /// How long the caller is prepared to wait.
     let wait: Duration
 
@@ -32,10 +33,37 @@ final class RequestWaiter: @unchecked Sendable {
         return collected.count >= count
     }
 
+    /// Where the wait's timer is.
+    private enum Timer {
+        case unarmed
+        case armed(Task<Void, Never>)
+        case waitEnded
+    }
+
+    /// Keeps `task`, which ends the wait when the timeout passes, to be cancelled
+    /// when the wait ends; cancels it at once when the wait has ended already (a
+    /// request completed it while the wait was being set up), so that no timer
+    /// outlives its wait.
+    func arm(_ task: Task<Void, Never>) {
+        let hasEnded = timer.withLock { timer -> Bool in
+            if case .waitEnded = timer { return true }
+            timer = .armed(task)
+            return false
+        }
+        if hasEnded {
+            task.cancel()
+        }
+    }
+
     /// Resumes the caller and cancels the timeout; call it once, outside the lock.
     func resume(with result: Result<[RecordedRequest], any Error>) {
         continuation.resume(with: result)
-        timeout.withLock { $0 }?.cancel()
+        let armed = timer.withLock { timer -> Task<Void, Never>? in
+            defer { timer = .waitEnded }
+            if case let .armed(task) = timer { return task }
+            return nil
+        }
+        armed?.cancel()
     }
 }
 
@@ -93,7 +121,7 @@ extension StubRegistry {
                             )
                         }
                     }
-                    waiter.timeout.withLock { $0 = timer }
+                    waiter.arm(timer)
                     if Task.isCancelled {
                         endWait(id, in: scope) { _, waiter in RequestWaitError(.cancelled, pattern: pattern, scope: scope, expected: count, arrived: waiter.collected, timeout: timeout) }
                     }

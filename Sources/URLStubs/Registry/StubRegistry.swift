@@ -176,7 +176,9 @@ actor StubRegistry {
         // may still count a cancellation on one of them.
         let read = removed.read ?? withIsolation { _ -> Read in
             for (flight, _, error) in abandoned {
-                flight.exchange.settle(.abandoned(error))
+                // Over an answer its producer wrote down before the end took it: the
+                // producer drops that answer, and the request fails as abandoned.
+                flight.exchange.decide(.abandoned(error))
             }
             return Self.read(endedScope.state)
         }

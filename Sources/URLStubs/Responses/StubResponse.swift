@@ -167,6 +167,19 @@ public struct StubResponse: Sendable {
         return copy
     }
 
+    /// The response that answers a stub's `use`-th request (from 1): the `use`-th
+    /// of a sequence (the last once it is used up), with the sequence's delay when
+    /// it has none of its own; any other response itself. A closure's answer is
+    /// its first use: a sequence it returns answers with its first response.
+    func response(forUse use: Int) -> StubResponse {
+        guard case let .sequence(responses) = kind else { return self }
+        var next = responses[min(max(use, 1) - 1, responses.count - 1)]
+        if next.delay == nil {
+            next.delay = delay
+        }
+        return next
+    }
+
     /// Whether the response is a sequence, one response per request.
     var isSequence: Bool {
         if case .sequence = kind { return true }

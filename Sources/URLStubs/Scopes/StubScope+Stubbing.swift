@@ -52,7 +52,9 @@ extension StubScope {
     ///
     /// With a `condition`, the stub matches only while the scenario is in that
     /// state; with a `transition`, it moves the scenario when it takes a request,
-    /// before the closure runs.
+    /// before the closure runs. A response it returns with a delay, or a stream,
+    /// is played as it would be from a fixed stub (a sequence it returns answers
+    /// with its first response).
     @discardableResult
     nonisolated(nonsending) public func stub(
         _ pattern: RequestPattern,
@@ -87,7 +89,8 @@ extension StubScope {
     /// dropped). Uses,
     /// expectations, the request log, scenarios and seeded faults count it as they
     /// count any stub; a response it returns with a delay, or a stream, is then
-    /// played as it would be from a fixed stub.
+    /// played as it would be from a fixed stub (a sequence it returns answers with
+    /// its first response).
     @discardableResult
     nonisolated(nonsending) public func stub(
         _ pattern: RequestPattern,

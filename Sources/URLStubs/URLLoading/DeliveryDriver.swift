@@ -182,7 +182,7 @@ final class DeliveryDriver: PendingAnswer {
             return
         case let .cancelAndSettle(producer):
             Task.detached { producer.cancel() }
-            StubRegistry.shared.settle(self, on: route)
+            StubRegistry.shared.cancel(self, on: route)
         }
     }
 

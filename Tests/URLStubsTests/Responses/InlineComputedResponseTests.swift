@@ -146,6 +146,34 @@ struct InlineComputedResponseTests {
         }
     }
 
+    @Test("a sequence a closure returns answers with its first response, played as a fixed stub's: its delay waited out, its stream played to the end", arguments: [false, true])
+    func sequenceFromClosure(awaiting: Bool) async throws {
+        let clock = ManualClock()
+        try await withStubScope(clock: clock) { scope in
+            let delayed: StubResponse = .sequence([.text("late").delayed(by: .seconds(5)), .text("never")])
+            let streamed: StubResponse = .sequence([.chunks([Data("a".utf8), Data("b".utf8)])])
+            if awaiting {
+                await scope.stub(.get("https://inline.example.com/slow")) { _ in
+                    await Task.yield()
+                    return delayed
+                }
+                await scope.stub(.get("https://inline.example.com/stream")) { _ in
+                    await Task.yield()
+                    return streamed
+                }
+            } else {
+                await scope.stub(.get("https://inline.example.com/slow")) { _ in delayed }
+                await scope.stub(.get("https://inline.example.com/stream")) { _ in streamed }
+            }
+            #expect(try await getText("https://inline.example.com/stream") == "ab")
+            let pending = Task { try await getText("https://inline.example.com/slow") }
+            try await clock.waitForSleepers(atLeast: 1)
+            #expect(await scope.exchanges.map(ExchangeLogTests.summary).last == "/slow waiting")
+            await clock.advance(by: .seconds(5))
+            #expect(try await pending.value == "late")
+        }
+    }
+
     @Test("seeded faults treat an inline closure as any stub: latency delays its answer, and an injected fault answers instead of it")
     func seededFaults() async throws {
         let (ran, report) = AsyncStream<String>.makeStream()

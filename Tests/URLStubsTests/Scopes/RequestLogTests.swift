@@ -202,6 +202,27 @@ struct RequestLogTests {
         }
     }
 
+    @Test("a wait's timer is cancelled when the wait ends, also when a request ended the wait before its timer was armed")
+    func timerEndsWithItsWait() async throws {
+        for endsFirst in [false, true] {
+            let timer = Task { _ = await sleepUnlessCancelled(for: .patience) }
+            let requests = try await withCheckedThrowingContinuation { continuation in
+                let waiter = RequestWaiter(pattern: .get("https://api.example.com/x"), count: 1, collected: [], wait: .patience, continuation: continuation)
+                if endsFirst {
+                    waiter.resume(with: .success([]))
+                    waiter.arm(timer)
+                } else {
+                    waiter.arm(timer)
+                    #expect(!timer.isCancelled)
+                    waiter.resume(with: .success([]))
+                }
+            }
+            #expect(requests.isEmpty)
+            #expect(timer.isCancelled, "the timer outlived its wait (ended \(endsFirst ? "before" : "after") it was armed)")
+            await timer.value
+        }
+    }
+
     @Test("a wait given no timeout waits 30 seconds at most, for one request or several (said by the error of a cancelled wait)")
     func defaultTimeout() async throws {
         try await withStubScope { scope in
