@@ -71,6 +71,12 @@ extension ManualClock {
     /// including sleeps begun by the sleepers it wakes, or until it has woken
     /// `maxWakeUps` sleepers.
     ///
+    /// The sleepers are those ``sleeperCount`` counts: a stubbed request's
+    /// timeout, watched while the request waits on something else (a computed
+    /// answer's closure awaiting another task), does not keep the run going, so a
+    /// run does not time such a request out unless a sleeper's deadline takes the
+    /// clock past it.
+    ///
     /// Each step is one of ``advance(to:)``'s, with the same guarantees: ``now``
     /// moves to the next sleeper's deadline, that sleeper is resumed, and the run
     /// waits until its task runs again, then until it sleeps again on this clock
@@ -89,16 +95,17 @@ extension ManualClock {
     ///
     /// - Parameter maxWakeUps: how many sleepers the run wakes at most (negative
     ///   values count as zero).
-    /// - Returns: `true` when no task sleeps on the clock any more, `false` when the
-    ///   run stopped at `maxWakeUps` with sleepers left.
+    /// - Returns: `true` when no task sleeps on the clock any more (as
+    ///   ``sleeperCount`` counts), `false` when the run stopped at `maxWakeUps`
+    ///   with sleepers left.
     @discardableResult
     public func run(maxWakeUps: Int = 10_000) async -> Bool {
         await startAdvancing()
         var wakeUps = 0
-        while wakeUps < maxWakeUps, await wakeNext(notAfter: nil) {
+        while wakeUps < maxWakeUps, state.withLock({ $0.countedSleepers > 0 }), await wakeNext(notAfter: nil) {
             wakeUps += 1
         }
-        let isIdle = state.withLock { $0.queue.isEmpty }
+        let isIdle = state.withLock { $0.countedSleepers == 0 }
         finishAdvancing()
         return isIdle
     }

@@ -123,6 +123,30 @@ struct ScopeClockTests {
         }
     }
 
+    @Test("run() wakes the sleepers and stops: a request whose closure awaits another task is not timed out by it, and is answered when that task lets it")
+    func runLeavesWatchedTimeouts() async throws {
+        let clock = ManualClock()
+        let gate = Latch()
+        try await withStubScope(clock: clock) { scope in
+            await scope.stub(.get(url)) { _ in
+                await gate.wait()
+                return .text("computed")
+            }
+            await scope.stub(.get(url.appendingPathComponent("slow")), with: .text("slow").delayed(by: .seconds(5)))
+            var request = URLRequest(url: url)
+            request.timeoutInterval = 60
+            let computed = Task { try await URLSession.stubbed.data(for: request) }
+            let slow = Task { try await URLSession.stubbed.data(from: url.appendingPathComponent("slow")) }
+            try await clock.waitForSleepers(atLeast: 1)
+            _ = try await scope.waitForRequests(count: 2, timeout: .patience)
+            #expect(await clock.run())
+            #expect(clock.now == .zero.advanced(by: .seconds(5)))
+            #expect(try await slow.value.0 == Data("slow".utf8))
+            gate.open()
+            #expect(try await computed.value.0 == Data("computed".utf8))
+        }
+    }
+
     @Test("a computed response still running at the timeout fails the request with timedOut, and its closure is cancelled")
     func computedResponseTimesOut() async throws {
         let clock = ManualClock()
