@@ -42,5 +42,17 @@ struct TraitCassetteTests {
         #expect(String(decoding: data, as: UTF8.self) == #"{"id":4242,"jsonrpc":"2.0","result":{}}"#)
     }
 
+    @Test("a parameterized test's cases cannot share a cassette per test case: the trait refuses them, saying why, and the test does not run", arguments: [1, 2])
+    func parameterizedIsRefused(argument: Int) async throws {
+        let trait: StubbedTrait = .stubbed(cassette: .perTestCase)
+        let test = try #require(Test.current)
+        let ran = Shared(false)
+        let error = await #expect(throws: (any Error).self) {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) { ran.value = true }
+        }
+        #expect(error.map { String(describing: $0) } == "URLStubs: \(test.name) is parameterized, and its cases would share one cassette file. Call withStubScope(cassette:) inside the test with a file per argument.")
+        #expect(!ran.value)
+    }
+
     static let cassettes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Cassettes", isDirectory: true)
 }

@@ -41,6 +41,25 @@ struct ParallelIsolationTests {
         }
     }
 
+    @Test("a task created in one scope and resumed in another is answered by the scope it was resumed in, through a real URLSession")
+    func taskBelongsToTheScopeItIsResumedIn() async throws {
+        let url = URL(string: "https://api.example.com/owner")!
+        let (bodies, delivered) = AsyncStream<String>.makeStream()
+        let task = try await withStubScope { creator in
+            await creator.stub(.get(url.absoluteString), with: .text("creator"))
+            return URLSession.stubbed.dataTask(with: url) { data, _, error in
+                delivered.yield(data.map { String(decoding: $0, as: UTF8.self) } ?? "error \(String(describing: error))")
+            }
+        }
+        try await withStubScope { resumer in
+            await resumer.stub(.get(url.absoluteString), with: .text("resumer"))
+            task.resume()
+            var iterator = bodies.makeAsyncIterator()
+            #expect(await iterator.next() == "resumer")
+            #expect(await resumer.requests.map(\.url) == [url])
+        }
+    }
+
     @Test("child tasks inherit the scope and its stubs")
     func childTasksInheritTheScope() async throws {
         try await withStubScope { scope in

@@ -20,6 +20,25 @@ struct TaskKindTests {
         }
     }
 
+    @Test("a WebSocket task fails with a clear error instead of waiting forever on Linux: Foundation's own where its libcurl has no WebSockets, else URLStubs'")
+    func webSocketTaskFailsClearly() async throws {
+        try await withStubScope { scope in
+            let task = URLSession.stubbed.webSocketTask(with: URL(string: "wss://api.example.com/socket")!)
+            task.resume()
+            let error = await #expect(throws: URLError.self) { _ = try await task.receive() }
+            switch error?.code {
+            case .unsupportedURL?:
+                // Foundation refused the task before any URL protocol saw it.
+                #expect(error?.localizedDescription == "WebSockets not supported by libcurl")
+            default:
+                #expect(error?.code == .resourceUnavailable)
+                #expect(error?.localizedDescription == "URLStubs: GET wss://api.example.com/socket was made with a WebSocket task, which Foundation on Linux cannot complete through a URL protocol; use data(for:) or a data task instead.")
+            }
+            // Nothing was answered: the scope logged no request it could have stubbed.
+            #expect(await scope.exchanges.allSatisfy { if case .failure = $0.outcome { true } else { false } })
+        }
+    }
+
     /// A task delegate that counts the calls Foundation makes to it.
     private final class CountingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         // @unchecked: `calls` is only touched under `lock`.
