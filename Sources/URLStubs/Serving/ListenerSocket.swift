@@ -55,6 +55,7 @@ struct ListenerSocket {
     private static func bind(family: Int32, port: UInt16, backlog: Int32) throws(Failure) -> Int32 {
         let descriptor = socket(family, SocketPlatform.streamType, 0)
         guard descriptor >= 0 else { throw Failure(call: "socket", code: SocketPlatform.lastError) }
+        SocketPlatform.closeOnExec(descriptor)
         var on: Int32 = 1
         if family == AF_INET6 {
             // Only ::1, never IPv4 traffic mapped onto it.
@@ -107,6 +108,7 @@ struct ListenerSocket {
     static func accept(on descriptor: Int32) -> Int32? {
         let connection = Glue.accept(descriptor, nil, nil)
         guard connection >= 0 else { return nil }
+        SocketPlatform.closeOnExec(connection)
         // Accepted sockets inherit O_NONBLOCK on some systems: the connection blocks, with poll deadlines.
         _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL) & ~O_NONBLOCK)
         SocketPlatform.preventSIGPIPE(on: connection)

@@ -64,6 +64,13 @@ enum SocketPlatform {
         return address
     }
 
+    /// Marks `descriptor` close-on-exec: a process the test launches (an app under
+    /// test, a helper tool) does not inherit the server's sockets, which would keep
+    /// its port taken, and its connections open, after the server stops.
+    static func closeOnExec(_ descriptor: Int32) {
+        _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
+    }
+
     /// `errno`, read right after the call that failed.
     static var lastError: Int32 {
         errno

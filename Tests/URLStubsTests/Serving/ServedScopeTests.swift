@@ -246,6 +246,55 @@ struct ServedScopeTests {
         #expect(outcome.problems.contains { if case .abandonedRequest = $0.kind { true } else { false } })
     }
 
+    #if os(Linux)
+    @Test("a process spawned while a scope is served inherits none of the server's sockets, listening or connected")
+    func childProcessInheritsNoSocket() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get("/x"), with: .text("ok"))
+            let server = try await scope.serve()
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /x HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+            #expect(await connection.received("ok"))
+            let serverSockets = Self.socketInodes(localPort: server.port)
+            #expect(serverSockets.count >= 2, "the listener and the accepted connection: \(serverSockets)")
+            let listing = try Self.inheritedDescriptors()
+            let inherited = serverSockets.filter { listing.contains("socket:[\($0)]") }
+            #expect(inherited.isEmpty, "the child holds the server's sockets \(inherited):\n\(listing)")
+        }
+    }
+
+    /// What a child process started with plain `posix_spawn` (no file actions,
+    /// as a tool or library may start one; Foundation's `Process` closes what it
+    /// does not pass on) sees in its `/proc/self/fd`: `ls -l` of it.
+    static func inheritedDescriptors() throws -> String {
+        let listing = FileManager.default.temporaryDirectory.appendingPathComponent("URLStubsTests-fd-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: listing) }
+        let arguments = ["/bin/sh", "-c", "ls -l /proc/self/fd > '\(listing.path)'"]
+        var cArguments = arguments.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, "/bin/sh", nil, nil, &cArguments, environ)
+        try #require(spawned == 0, "posix_spawn failed: \(spawned)")
+        var status: Int32 = 0
+        _ = waitpid(child, &status, 0)
+        return try String(contentsOf: listing, encoding: .utf8)
+    }
+
+    /// The inodes of this process's TCP sockets whose local port is `port` (the
+    /// server's side: its listeners and the connections it accepted).
+    static func socketInodes(localPort port: UInt16) -> [String] {
+        let suffix = ":" + String(format: "%04X", port)
+        return ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { table -> [String] in
+            let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").dropFirst().compactMap { line -> String? in
+                let fields = line.split(separator: " ")
+                guard fields.count > 9, fields[1].hasSuffix(suffix) else { return nil }
+                return String(fields[9])
+            }
+        }
+    }
+    #endif
+
     @Test("serving an ended scope, a bad origin or a zero limit is refused with an error naming it")
     func badInput() async throws {
         let ended = try await withStubScope { $0 }
