@@ -285,7 +285,8 @@ struct ServedScopeTests {
     static func socketInodes(localPort port: UInt16) -> [String] {
         let suffix = ":" + String(format: "%04X", port)
         return ["/proc/net/tcp", "/proc/net/tcp6"].flatMap { table -> [String] in
-            let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+            // Read to its end: a /proc file says it is empty, and is longer than a read.
+            let text = FileHandle(forReadingAtPath: table).map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
             return text.split(separator: "\n").dropFirst().compactMap { line -> String? in
                 let fields = line.split(separator: " ")
                 guard fields.count > 9, fields[1].hasSuffix(suffix) else { return nil }
