@@ -91,6 +91,24 @@ struct ResponseOrderTests {
         }
     }
 
+    @Test("by default a shuffle has 8 positions, 10 ms apart: a request given the last position is held exactly 70 ms, on the scope's clock")
+    func defaults() async throws {
+        let url = "https://order.example.com/last"
+        let seed = try #require((UInt64(0)..<1_000).first { orderPosition(of: url, seed: $0, positions: 8) == 7 && orderPosition(of: url, seed: $0, positions: 16) != 7 })
+        let clock = ManualClock()
+        try await withStubScope(clock: clock) { scope in
+            await scope.stub(.get(url), with: .text("held"))
+            await scope.shuffleResponseOrder(seed: seed)
+            let answer = Task { try await getText(url) }
+            try await clock.waitForSleepers(atLeast: 1)
+            await clock.advance(by: .milliseconds(69))
+            #expect(clock.sleeperCount == 1)
+            await clock.advance(by: .milliseconds(1))
+            #expect(try await answer.value == "held")
+            #expect(await scope.exchanges.first?.endedAt == .milliseconds(70))
+        }
+    }
+
     @Test("answers to requests made together are released in the order of their seeded positions, whatever order the requests were made in")
     func positionsDecideTheOrder() async throws {
         let paths = ["a", "b", "c", "d", "e"]
