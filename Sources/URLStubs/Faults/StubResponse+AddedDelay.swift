@@ -12,7 +12,8 @@ extension StubResponse {
         by extra: Duration?
     ) -> @Sendable (RecordedRequest) async throws -> StubResponse {
         guard let extra, extra > .zero else { return respond }
-        return { request in try await respond(request).delayed(adding: extra) }
+        // A sequence stands for its first response (see response(forUse:)) before the delay is added.
+        return { request in try await respond(request).response(forUse: 1).delayed(adding: extra) }
     }
 
     /// A stub's synchronous closure whose responses are answered `extra` later.
@@ -21,6 +22,6 @@ extension StubResponse {
         by extra: Duration?
     ) -> @Sendable (RecordedRequest) throws -> StubResponse {
         guard let extra, extra > .zero else { return respond }
-        return { request in try respond(request).delayed(adding: extra) }
+        return { request in try respond(request).response(forUse: 1).delayed(adding: extra) }
     }
 }

@@ -174,6 +174,22 @@ struct InlineComputedResponseTests {
         }
     }
 
+    @Test("seeded latency adds to the delay of the first response of a sequence a closure returns, as it does for a fixed stub")
+    func latencyAddsToASequencesFirstResponse() async throws {
+        let clock = ManualClock()
+        try await withStubScope(clock: clock) { scope in
+            await scope.injectLatency(.fixed(.seconds(2)), for: .get("https://inline.example.com/slow"))
+            await scope.stub(.get("https://inline.example.com/slow")) { _ in .sequence([.text("late").delayed(by: .seconds(1))]) }
+            let pending = Task { try await getText("https://inline.example.com/slow") }
+            try await clock.waitForSleepers(atLeast: 1)
+            await clock.advance(by: .milliseconds(2_999))
+            #expect(clock.sleeperCount == 1)
+            await clock.advance(by: .milliseconds(1))
+            #expect(try await pending.value == "late")
+            #expect(await scope.exchanges.first?.endedAt == .seconds(3))
+        }
+    }
+
     @Test("seeded faults treat an inline closure as any stub: latency delays its answer, and an injected fault answers instead of it")
     func seededFaults() async throws {
         let (ran, report) = AsyncStream<String>.makeStream()

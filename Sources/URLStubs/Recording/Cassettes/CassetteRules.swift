@@ -99,7 +99,7 @@ struct CassetteRules: Sendable {
         let given = comparedFields(actual.map { ($0.key, $0.value) })
         let expected = comparedFields(recorded.map { ($0.name, $0.value) })
         guard given.count == expected.count else { return false }
-        return zip(given, expected).allSatisfy { $0.name == $1.name && ($1.value == Redaction.placeholder || $0.value == $1.value) }
+        return zip(given, expected).allSatisfy { $0.name == $1.name && Redaction.value($0.value, matches: $1.value) }
     }
 
     /// Whether the answer must be made for each request (it takes fields from it).

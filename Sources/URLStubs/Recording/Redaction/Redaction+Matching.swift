@@ -10,12 +10,21 @@ extension Redaction {
         var remaining = actual
         for item in recorded {
             let index = remaining.firstIndex { candidate in
-                candidate.name == item.name && (item.value == placeholder || candidate.value == item.value)
+                candidate.name == item.name && value(candidate.value, matches: item.value)
             }
             guard let index else { return false }
             remaining.remove(at: index)
         }
         return true
+    }
+
+    /// Whether the text `actual` is the `recorded` one, where the placeholder in
+    /// `recorded` stands for any text: a whole value redacted, or a part of one (a
+    /// query item after `;`, a URL's query in a header).
+    static func value(_ actual: String?, matches recorded: String?) -> Bool {
+        guard let recorded, let actual else { return actual == recorded }
+        return recorded == placeholder || actual == recorded
+            || (recorded.contains(placeholder) && textMatches(Data(actual.utf8), Data(recorded.utf8)))
     }
 
     /// Whether `actual` equals the `recorded` body: byte for byte, or as equal JSON
@@ -36,7 +45,13 @@ extension Redaction {
     private static func json(_ actual: Any, matches recorded: Any) -> Bool {
         switch recorded {
         case let string as String:
-            return string == placeholder || (actual as? String) == string
+            guard string != placeholder, let given = actual as? String, given != string else {
+                return string == placeholder || (actual as? String) == string
+            }
+            // JSON sent inside a JSON string, redacted as JSON: compared as JSON.
+            guard looksLikeJSONText(string), let expected = try? JSONSerialization.jsonObject(with: Data(string.utf8)),
+                  let parsed = try? JSONSerialization.jsonObject(with: Data(given.utf8)) else { return false }
+            return json(parsed, matches: expected)
         case let object as [String: Any]:
             guard let given = actual as? [String: Any], Set(given.keys) == Set(object.keys) else { return false }
             return object.allSatisfy { key, value in json(given[key]!, matches: value) }
@@ -46,6 +61,11 @@ extension Redaction {
         default:
             return (actual as? NSObject)?.isEqual(recorded) ?? false
         }
+    }
+
+    /// Whether `text` opens a JSON object or array.
+    private static func looksLikeJSONText(_ text: String) -> Bool {
+        Redactor.looksLikeJSON(Data(text.utf8))
     }
 
     /// Whether the text `actual` equals `recorded` where each placeholder in

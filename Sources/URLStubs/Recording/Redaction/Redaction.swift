@@ -158,8 +158,7 @@ public struct Redaction: Sendable {
             case let .jsonField(path):
                 // Numbers only from four digits: a PIN or an account number, not a count.
                 guard field.value.filter(\.isNumber).count >= 4 || !field.isNumber else { return false }
-                // Under a secret-looking name at any depth: `{"token": {"value": …}}`.
-                return path.contains(where: Redaction.looksSecret)
+                return path.last.map(Redaction.looksSecret) ?? false
             case .pathSegment, .fragment, .jsonKey:
                 return false
             }

@@ -14,7 +14,7 @@ extension Redactor {
     mutating func redactStructured(_ body: inout Data, contentType: String?, origin: String) -> Result<Void, BodyFailure> {
         let type = contentType?.lowercased() ?? ""
         guard !body.isEmpty else { return .success(()) }
-        if let encoding = Self.utf16Encoding(of: body) {
+        if let encoding = Self.utf16Encoding(of: body), Self.isText(type) {
             return redactUTF16(&body, encoding: encoding, contentType: contentType, origin: origin)
         }
         if type.hasPrefix("multipart/") {
@@ -65,6 +65,14 @@ extension Redactor {
         }
         let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
+    /// Whether the (lowercased) content type `type` is text: none given, `text/…`,
+    /// a JSON, XML, form or script type, or a UTF-16 charset. Bytes of another type
+    /// that open like a UTF-16 byte-order mark are not read as text.
+    private static func isText(_ type: String) -> Bool {
+        type.isEmpty || type.hasPrefix("text/") || type.contains("charset=utf-16")
+            || ["json", "xml", "form", "javascript"].contains(where: type.contains)
     }
 
     /// The encoding of `body` when it opens with a UTF-16 byte-order mark.
