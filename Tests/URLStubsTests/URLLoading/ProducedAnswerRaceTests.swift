@@ -91,6 +91,11 @@ struct ProducedAnswerRaceTests {
         #expect(answered + abandoned == Self.trials * Self.requestsPerTrial)
     }
 
+    /// The rule for a cancel, stated over many timings. The narrowest window (a
+    /// cancel between the producer writing its outcome down and taking the request
+    /// out of flight, where the cancel now decides) cannot be hit on purpose without
+    /// a hook in the producer; a cancel there and one just after it look the same
+    /// to the client, so this test would not catch its return.
     @Test("a request cancelled before its delayed answer is out is logged as cancelled, and its client gets the cancel; one cancelled after is logged as answered")
     func cancelDecides() async throws {
         let session = URLSession(configuration: .stubbed)
