@@ -75,15 +75,17 @@ enum FaultMessages {
         "\(call) cannot be used: \(reason)."
     }
 
-    /// A call on a scope that has ended, or on no scope at all.
+    /// A call on a scope that has ended, or on no scope at all. "Had no effect",
+    /// which reads right after a call in the plural (`The faults for …`) and in the
+    /// singular (`The response order shuffle for …`).
     static func ignored(_ call: String, at location: StubSourceLocation, scope: StubScope, hasEnded: Bool) -> String {
         let reason = hasEnded ? "\(scope) has already ended" : "no stub scope is open there"
-        return "\(call) at \(location) were ignored: \(reason)."
+        return "\(call) at \(location) had no effect: \(reason)."
     }
 
     /// A call on the global scope.
     static func globalScope(_ call: String, at location: StubSourceLocation) -> String {
-        "\(call) at \(location) were ignored: the global scope is shared by every test running at the same time, so its decisions could never be replayed; call it on the test's scope."
+        "\(call) at \(location) had no effect: the global scope is shared by every test running at the same time, so its decisions could never be replayed; call it on the test's scope."
     }
 
     // MARK: - Why a call cannot be used

@@ -9,12 +9,14 @@ import Musl
 /// The few places where POSIX sockets differ between Linux and Apple platforms,
 /// kept here so that the rest of the server is written once.
 enum SocketPlatform {
-    /// `SOCK_STREAM`, an enumeration case on Linux and a plain constant elsewhere;
+    /// `SOCK_STREAM` (an enumeration case with Glibc, a plain constant elsewhere);
     /// on Linux with `SOCK_CLOEXEC`, so that no process spawned meanwhile inherits
     /// the socket between its creation and ``closeOnExec(_:)``.
     static var streamType: Int32 {
-        #if canImport(Glibc) || canImport(Musl)
+        #if canImport(Glibc)
         Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        #elseif canImport(Musl)
+        SOCK_STREAM | SOCK_CLOEXEC
         #else
         SOCK_STREAM
         #endif

@@ -89,6 +89,9 @@ public final class StubServer: Sendable {
             listener.close()
             throw ServingError(ServingMessages.socketFailed("pipe", code: SocketPlatform.lastError))
         }
+        for end in pipeEnds {
+            SocketPlatform.closeOnExec(end)
+        }
         self.scope = scope
         self.origin = origin
         originPrefix = origin.map { $0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString }

@@ -3,7 +3,7 @@ import FoundationNetworking
 #endif
 import Foundation
 import Testing
-import URLStubs
+@testable import URLStubs
 
 /// Bad input to `injectFaults` and `shuffleResponseOrder`: a problem of the scope
 /// at the call's line with the reason, the call has no effect, and nothing crashes.
@@ -76,6 +76,13 @@ struct FaultBadInputTests {
         #expect(!seeded)
         #expect(error?.problems.map(\.message) == ["The response order shuffle for every request cannot be used: \(reason)."])
         #expect(error?.problems.map { $0.location?.line } == [line])
+    }
+
+    @Test("the warning for faults or a shuffle that are ignored reads right for either: had no effect, and why")
+    func ignoredWarnings() {
+        let location = StubSourceLocation(fileID: "App/OrdersTests.swift", filePath: "/src/App/OrdersTests.swift", line: 12, column: 5)
+        #expect(FaultMessages.globalScope(FaultMessages.orderCall(.anyRequest), at: location) == "The response order shuffle for every request at \(location) had no effect: the global scope is shared by every test running at the same time, so its decisions could never be replayed; call it on the test's scope.")
+        #expect(FaultMessages.ignored(FaultMessages.faultsCall(.anyRequest), at: location, scope: .global, hasEnded: false) == "The faults for every request at \(location) had no effect: no stub scope is open there.")
     }
 
     @Test("faults and shuffles on the global scope, or on a scope that has ended, are ignored")

@@ -161,6 +161,26 @@ struct RedactionTests {
         #expect(!FileManager.default.fileExists(atPath: directory.file("x.har").path))
     }
 
+    @Test("on replay a recorded value's placeholders stand for any text in their places, side by side too, and the rest must be equal; in a JSON body as in a query or a header")
+    func placeholdersMatchOnlyTheirPlaces() throws {
+        let redacted = Redaction.placeholder
+        #expect(Redaction.value("1;access_token=abc", matches: "1;access_token=" + redacted))
+        #expect(!Redaction.value("2;access_token=abc", matches: "1;access_token=" + redacted))
+        #expect(Redaction.value("card 4111 end", matches: "card " + redacted + redacted + " end"))
+        #expect(!Redaction.value("card 4111 fin", matches: "card " + redacted + redacted + " end"))
+        #expect(Redaction.value("anything", matches: redacted))
+        #expect(Redaction.value(nil, matches: nil))
+        #expect(!Redaction.value("", matches: nil))
+        #expect(!Redaction.value(nil, matches: redacted))
+        func body(_ actual: String, matches recorded: String) -> Bool {
+            Redaction.body(Data(actual.utf8), matches: Data(recorded.utf8))
+        }
+        #expect(body(#"{"h":"Bearer abc"}"#, matches: #"{"h":"Bearer \#(redacted)"}"#))
+        #expect(!body(#"{"h":"Basic abc"}"#, matches: #"{"h":"Bearer \#(redacted)"}"#))
+        #expect(body(#"{"p":"{\"password\":\"x\",\"n\":1}"}"#, matches: #"{"p":"{\"n\":1,\"password\":\"\#(redacted)\"}"}"#))
+        #expect(!body(#"{"p":"{\"password\":\"x\",\"n\":2}"}"#, matches: #"{"p":"{\"n\":1,\"password\":\"\#(redacted)\"}"}"#))
+    }
+
     @Test("URLSTUBS_RECORD must be all, missing or none, in any case; empty counts as unset")
     func environmentOverride() throws {
         #expect(try CassetteMode.replay.effective(in: ["URLSTUBS_RECORD": "all"]) == .record)
