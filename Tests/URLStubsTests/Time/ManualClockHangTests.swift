@@ -77,7 +77,9 @@ struct ManualClockHangTests {
         for _ in 0..<100 {
             let clock = ManualClock()
             let done = Shared(false)
+            let ended = Latch()
             let loop = Task {
+                defer { ended.open() }
                 for _ in 0..<5 {
                     try await clock.sleep(for: .seconds(1))
                 }
@@ -97,7 +99,11 @@ struct ManualClockHangTests {
                         return true
                     }
                     group.addTask {
-                        _ = await loop.result
+                        // A latch, not `loop.result`: awaiting a task's result ignores
+                        // cancellation, so when the sleep came first the group would
+                        // wait for a loop that sleeps until the next run (it hung
+                        // about one run in five, three suites at a time on 2 cores).
+                        await ended.wait()
                         return false
                     }
                     defer { group.cancelAll() }
