@@ -45,11 +45,15 @@ extension Redaction {
     private static func json(_ actual: Any, matches recorded: Any) -> Bool {
         switch recorded {
         case let string as String:
-            guard string != placeholder, let given = actual as? String, given != string else {
-                return string == placeholder || (actual as? String) == string
+            if string == placeholder {
+                return true
+            }
+            guard let given = actual as? String else { return false }
+            if given == string {
+                return true
             }
             // JSON sent inside a JSON string, redacted as JSON: compared as JSON.
-            if looksLikeJSONText(string), let expected = try? JSONSerialization.jsonObject(with: Data(string.utf8)),
+            if Redactor.looksLikeJSON(Data(string.utf8)), let expected = try? JSONSerialization.jsonObject(with: Data(string.utf8)),
                let parsed = try? JSONSerialization.jsonObject(with: Data(given.utf8)) {
                 return json(parsed, matches: expected)
             }
@@ -64,11 +68,6 @@ extension Redaction {
         default:
             return (actual as? NSObject)?.isEqual(recorded) ?? false
         }
-    }
-
-    /// Whether `text` opens a JSON object or array.
-    private static func looksLikeJSONText(_ text: String) -> Bool {
-        Redactor.looksLikeJSON(Data(text.utf8))
     }
 
     /// Whether the text `actual` equals `recorded` where each placeholder in
