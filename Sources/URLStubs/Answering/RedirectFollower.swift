@@ -23,7 +23,15 @@ struct RedirectFollower {
 
     /// The resolution of the request `answer` redirects to, or `nil` when `answer`
     /// is final; past the hop limit `answer` becomes `URLError.httpTooManyRedirects`.
+    /// For an answer given at once: nothing of the request is in flight.
     mutating func next(after answer: inout Answer, pending: some PendingAnswer) -> StubRegistry.Resolution? {
+        guard let hop = hop(after: &answer) else { return nil }
+        return StubRegistry.shared.resolve(hop, body: hop.httpBody, route: route, pending: pending)
+    }
+
+    /// The request `answer` redirects to, counted as a hop, or `nil` when `answer`
+    /// is final; past the hop limit `answer` becomes `URLError.httpTooManyRedirects`.
+    private mutating func hop(after answer: inout Answer) -> URLRequest? {
         guard isFollowing, case let .redirect(response, _, next) = answer else { return nil }
         guard hops < Self.hopLimit else {
             let message = FailureMessages.tooManyRedirects(response, to: next, hops: hops)
@@ -31,30 +39,47 @@ struct RedirectFollower {
             return nil
         }
         hops += 1
-        return StubRegistry.shared.resolve(next, body: next.httpBody, route: route, pending: pending)
+        return next
     }
 
     /// Produces the answer of the deferred `resolution` and follows its redirects:
     /// returns the final answer, settled in the registry unless it is a stream
     /// (settled when it ends), or `nil` when the request was cancelled or its
     /// scope ended first.
+    ///
+    /// A produced redirect stays in flight until the hop it leads to is resolved
+    /// in its place (``StubRegistry/resolve(hop:replacingFlightOf:route:)``): a
+    /// cancel or the scope's end between the two still finds the request, and
+    /// decides how it ends.
     mutating func produce(_ resolution: StubRegistry.Resolution, for pending: some PendingAnswer) async -> Answer? {
         var resolution = resolution
         while true {
             var answer: Answer
+            let isInFlight: Bool
             if let immediate = Answer(immediately: resolution) {
                 answer = immediate
+                isInFlight = false
             } else {
                 guard let produced = await Answer.produce(resolution, on: route) else { return nil }
                 if case .stream = produced {
                     return produced
                 }
-                // When the scope ended first, its failure comes through abandon(with:).
-                guard StubRegistry.shared.settle(pending, on: route) else { return nil }
                 answer = produced
+                isInFlight = true
             }
-            guard let hop = next(after: &answer, pending: pending) else { return answer }
-            resolution = hop
+            guard let hop = hop(after: &answer) else {
+                // When the scope ended first, its failure comes through abandon(with:).
+                if isInFlight, !StubRegistry.shared.settle(pending, on: route) {
+                    return nil
+                }
+                return answer
+            }
+            if isInFlight {
+                guard let next = StubRegistry.shared.resolve(hop: hop, replacingFlightOf: pending, route: route) else { return nil }
+                resolution = next
+            } else {
+                resolution = StubRegistry.shared.resolve(hop, body: hop.httpBody, route: route, pending: pending)
+            }
         }
     }
 }

@@ -46,7 +46,42 @@ extension StubRegistry {
     /// hands it back; it runs here, with the lock released, and matching starts
     /// again with its result (see ``PredicateResults``).
     nonisolated func resolve(_ urlRequest: URLRequest, body: Data?, route: RequestRoute, pending: some PendingAnswer) -> Resolution {
+        guard let resolution = resolve(urlRequest, body: body, route: route, pending: pending, replacingFlight: false) else {
+            // Only a request that replaces a flight can find it taken.
+            preconditionFailure("URLStubs: a request that replaced no flight found its flight taken")
+        }
+        return resolution
+    }
+
+    /// Resolves the request a deferred answer of `pending` redirects to, as
+    /// ``resolve(_:body:route:pending:)`` does, in place of that answer in flight:
+    /// the critical section that logs the new request also settles the answer it
+    /// follows (``settle(_:on:)``), so no moment is left in which a cancel or the
+    /// scope's end finds nothing in flight and is lost. Returns `nil` when one of
+    /// them took the request first: it decided the request's outcome, nothing is
+    /// logged, and the caller drops the hop.
+    nonisolated func resolve(hop urlRequest: URLRequest, replacingFlightOf pending: some PendingAnswer, route: RequestRoute) -> Resolution? {
+        resolve(urlRequest, body: urlRequest.httpBody, route: route, pending: pending, replacingFlight: true)
+    }
+
+    /// How one critical section of a resolution ended.
+    private enum Round {
+        /// The request is resolved.
+        case resolved(Resolution)
+        /// A predicate must run first: the request was handed back.
+        case needsPredicates
+        /// The flight the request replaces was taken by a cancel or the scope's end.
+        case taken
+    }
+
+    /// The rounds of ``resolve(_:body:route:pending:)``: critical sections until
+    /// one resolves the request, the predicates they need run between them; `nil`
+    /// when the flight it replaces was taken.
+    private nonisolated func resolve(_ urlRequest: URLRequest, body: Data?, route: RequestRoute, pending: some PendingAnswer, replacingFlight: Bool) -> Resolution? {
         guard let url = urlRequest.url else {
+            if replacingFlight, !settle(pending, on: route) {
+                return nil
+            }
             // Nothing to match or log: no stub may answer a request for nothing.
             return .fail(StubFailure.error(FailureMessages.noURL(urlRequest), url: nil))
         }
@@ -58,22 +93,26 @@ extension StubRegistry {
         var wakeUps: [(RequestWaiter, [RecordedRequest])] = []
         var afterLock: [AfterLock] = []
         while true {
-            let resolution = withIsolation { registry in
-                registry.resolve(unresolved.moveOut(), handingBackTo: &unresolved, route: route, pending: pending, predicates: &predicates, wakeUps: &wakeUps, afterLock: &afterLock)
+            let round = withIsolation { registry in
+                registry.resolve(unresolved.moveOut(), handingBackTo: &unresolved, route: route, pending: pending, replacingFlight: replacingFlight, predicates: &predicates, wakeUps: &wakeUps, afterLock: &afterLock)
             }
-            guard let resolution else {
+            switch round {
+            case .needsPredicates:
                 if let request = unresolved {
                     predicates.runNeeded(on: request)
                 }
                 continue
+            case .taken:
+                return nil
+            case let .resolved(resolution):
+                for (waiter, requests) in wakeUps {
+                    waiter.resume(with: .success(requests))
+                }
+                for work in afterLock {
+                    work(self)
+                }
+                return resolution
             }
-            for (waiter, requests) in wakeUps {
-                waiter.resume(with: .success(requests))
-            }
-            for work in afterLock {
-                work(self)
-            }
-            return resolution
         }
     }
 
@@ -97,17 +136,19 @@ extension StubRegistry {
     }
 
     /// One critical section of ``resolve(_:body:route:pending:)``: chooses, then
-    /// changes the registry, or changes nothing and returns `nil` (the request
-    /// handed back in `unresolved`) when a predicate must run first.
+    /// changes the registry, or changes nothing when a predicate must run first
+    /// (the request handed back in `unresolved`), or when the flight it replaces
+    /// was taken.
     private func resolve(
         _ request: consuming RecordedRequest,
         handingBackTo unresolved: inout RecordedRequest?,
         route: RequestRoute,
         pending: some PendingAnswer,
+        replacingFlight: Bool,
         predicates: inout PredicateResults,
         wakeUps: inout [(RequestWaiter, [RecordedRequest])],
         afterLock: inout [AfterLock]
-    ) -> Resolution? {
+    ) -> Round {
         if request.sequenceNumber == 0 {
             // Numbered in its first round: its place among the requests as they arrived.
             request.sequenceNumber = nextRequestNumber
@@ -115,7 +156,9 @@ extension StubRegistry {
         }
         let home = route.home
         guard let homeState = scopes[home.id] else {
-            return .fail(StubFailure.error(FailureMessages.scopeEnded(request, scope: home), url: request.url))
+            // A flight it replaces was taken by the scope's end, which failed the request.
+            guard !replacingFlight else { return .taken }
+            return .resolved(.fail(StubFailure.error(FailureMessages.scopeEnded(request, scope: home), url: request.url)))
         }
         let chain = chain(from: homeState)
         let isUnscoped = home.isGlobal // `.scope(.global)` too: the global scope's own request.
@@ -123,7 +166,10 @@ extension StubRegistry {
         var choice = Choice(parts: RequestParts(for: request, in: chain))
         guard Self.choose(&choice, for: request, in: chain, home: homeState, isUnscoped: isUnscoped, predicates: &predicates) else {
             unresolved = consume request
-            return nil
+            return .needsPredicates
+        }
+        if replacingFlight, !Self.settleFlight(of: pending, in: homeState) {
+            return .taken
         }
         // The requests waiting, and this one: it is in flight for at least this instant.
         homeState.maxInFlight = max(homeState.maxInFlight, homeState.inFlight.count + 1)
@@ -141,14 +187,14 @@ extension StubRegistry {
             if resolution.isDeferred {
                 homeState.inFlight[ObjectIdentifier(pending)] = InFlightRequest(pending: pending, exchange: exchange)
             }
-            return resolution
+            return .resolved(resolution)
         }
         let exchange = Self.log(copy request, in: chain, isUnscoped: isUnscoped, waiters: choice.waiters, wakeUps: &wakeUps)
         if choice.passesThrough {
             // Sent to the network (by a recording scope), and logged as its answer.
             exchange.source = .network
             homeState.inFlight[ObjectIdentifier(pending)] = InFlightRequest(pending: pending, exchange: exchange)
-            return .passThrough(exchange)
+            return .resolved(.passThrough(exchange))
         }
         let failure: URLError
         if let usedUp = choice.usedUp {
@@ -163,7 +209,7 @@ extension StubRegistry {
         // Boxed as an error once: the log and the answer share the box.
         let error: any Error = failure
         exchange.settleOnArrival(.failure(error))
-        return .fail(error)
+        return .resolved(.fail(error))
     }
 
     /// Chooses what answers `request` in `chain`, into `choice`, changing nothing
@@ -282,16 +328,24 @@ extension StubRegistry {
     @discardableResult
     nonisolated func settle(_ pending: some PendingAnswer, on route: RequestRoute) -> Bool {
         withIsolation { registry in
-            guard let flight = registry.scopes[route.home.id]?.inFlight.removeValue(forKey: ObjectIdentifier(pending)) else {
-                return false
-            }
-            if flight.exchange.outcome.isWaiting {
-                // A producer that wrote nothing down was cancelled.
-                flight.exchange.settle(.cancelled)
-                flight.exchange.answeredBy?.cancellations += 1
-            }
-            return true
+            guard let homeState = registry.scopes[route.home.id] else { return false }
+            return Self.settleFlight(of: pending, in: homeState)
         }
+    }
+
+    /// Takes `pending` out of flight in `homeState`, its request's scope, keeping
+    /// the outcome its producer wrote down: what ``settle(_:on:)`` does, in the
+    /// caller's critical section. `false` when it was no longer in flight.
+    private static func settleFlight(of pending: some PendingAnswer, in homeState: ScopeState) -> Bool {
+        guard let flight = homeState.inFlight.removeValue(forKey: ObjectIdentifier(pending)) else {
+            return false
+        }
+        if flight.exchange.outcome.isWaiting {
+            // A producer that wrote nothing down was cancelled.
+            flight.exchange.settle(.cancelled)
+            flight.exchange.answeredBy?.cancellations += 1
+        }
+        return true
     }
 
     /// Forgets a deferred request that was cancelled, and writes it down as
