@@ -117,6 +117,14 @@ extension RecordingMessages {
     static func unreadableBody(_ reason: String) -> String {
         "\(Redaction.placeholder): URLStubs did not write this body: \(reason), so the redaction rules could not be applied to it."
     }
+
+    /// Why a body that is text and also decodes as its `Content-Encoding` says is
+    /// not written (``unreadableBody(_:)``).
+    static let textThatInflates = "it reads as text and also inflates as its Content-Encoding says, so which of the two it is cannot be told"
+
+    /// Why a body holding compressed data that the rules would change is not
+    /// written (``unreadableBody(_:)``).
+    static let compressedDataWithSecrets = "it holds compressed data (gzip, zlib or raw DEFLATE) whose content the rules change, and URLStubs cannot write that content back compressed"
 }
 
 extension RecordingMessages {

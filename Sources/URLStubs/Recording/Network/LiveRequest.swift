@@ -33,8 +33,31 @@ enum LiveRequest {
     }
 
     /// Header fields that describe one connection or one transfer encoding, not
-    /// the response: the body is handed over whole and already decoded.
-    static let transferHeaders: Set<String> = ["connection", "keep-alive", "transfer-encoding", "content-encoding", "content-length"]
+    /// the response: the body is handed over whole.
+    static let transferHeaders: Set<String> = ["connection", "keep-alive", "transfer-encoding", "content-length"]
+
+    /// The content codings URLSession undoes before it hands a body over (libcurl's
+    /// on Linux, which fails a response in a coding it does not know).
+    static let codingsURLSessionDecodes: Set<String> = ["gzip", "x-gzip", "deflate", "br", "identity"]
+
+    /// The header fields of a live response as they are recorded: without those
+    /// of its connection and transfer, and without its `Content-Encoding` when
+    /// URLSession decoded the body. A coding URLSession leaves as it is (`zstd`, on
+    /// Apple platforms) keeps its label, so that redaction does not take the
+    /// still-encoded body for a readable one: it replaces it with a marker.
+    static func recordedHeaders(_ fields: [AnyHashable: Any]) -> [String: String] {
+        var headers: [String: String] = [:]
+        for case let (name as String, value as String) in fields where !transferHeaders.contains(name.lowercased()) {
+            if name.caseInsensitiveCompare("Content-Encoding") == .orderedSame {
+                let codings = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                if codings.allSatisfy(codingsURLSessionDecodes.contains) {
+                    continue
+                }
+            }
+            headers[name] = value
+        }
+        return headers
+    }
 
     /// Sends `request` (its method, headers, body and timeout) and returns the real
     /// status, headers and body, or the network's error.
@@ -56,10 +79,7 @@ enum LiveRequest {
                 let error = StubFailure.error(RecordingMessages.notHTTP(request), url: request.url)
                 return Result(answer: .failure(error), outcome: .failure(error))
             }
-            var headers: [String: String] = [:]
-            for case let (name as String, value as String) in http.allHeaderFields where !transferHeaders.contains(name.lowercased()) {
-                headers[name] = value
-            }
+            let headers = recordedHeaders(http.allHeaderFields)
             let stubbed = StubResponse.data(body, status: http.statusCode, headers: headers)
             return Result(answer: Answer(stubbed, for: request), outcome: RecordedExchange.Outcome(stubbed, method: request.method))
         } catch {

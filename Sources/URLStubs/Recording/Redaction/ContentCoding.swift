@@ -26,11 +26,21 @@ enum ContentCoding {
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             .filter { !$0.isEmpty && $0 != "identity" }
         guard !codings.isEmpty else { return .plain(body) }
+        let decoded = decode(body, codings: codings)
         // URLSession decodes what it can and keeps the header: a body that is
-        // already text is taken as decoded (compressed data is never such text).
+        // already text is taken as decoded. Compressed data that a compressor made
+        // is never such text, but a stream of stored blocks can be made to look
+        // like it: text that also decodes as its label says is both, and is not
+        // written.
         if isText(body) {
-            return .plain(body)
+            guard case .decoded = decoded else { return .plain(body) }
+            return .undecodable(RecordingMessages.textThatInflates)
         }
+        return decoded
+    }
+
+    /// `body` with `codings` undone, last first.
+    private static func decode(_ body: Data, codings: [String]) -> Decoded {
         var bytes = body
         for coding in codings.reversed() {
             do {
@@ -49,21 +59,44 @@ enum ContentCoding {
         return .decoded(bytes)
     }
 
-    /// How many layers of compression the leak scan undoes in a body no
-    /// `Content-Encoding` names (gzip of gzip, ...).
+    /// How many layers of compression are undone in a body no `Content-Encoding`
+    /// names (gzip of gzip, ...).
     static let sniffedLayerLimit = 8
 
-    /// `data` inflated when it opens as gzip (`1F 8B 08`) or zlib (a deflate header
-    /// whose check bits are right) data and inflates; `nil` otherwise.
-    static func inflateSniffed(_ data: Data) -> Data? {
+    /// What a reader of `data` could inflate out of it whatever its labels say, one
+    /// layer inside the other, outermost first (at most ``sniffedLayerLimit``):
+    /// each layer is gzip data (`1F 8B 08`), zlib data (a deflate header whose
+    /// check bits are right; with a preset dictionary, what inflates without it),
+    /// or raw DEFLATE data, inflated as far as it goes, since a stream cut short or
+    /// followed by other bytes still gives up what comes before. Raw DEFLATE is
+    /// tried on data that is not text, and on text only when it inflates whole: a
+    /// stream of stored blocks can be made to look like text.
+    ///
+    /// The layers are for searching, never for writing: bytes that are not
+    /// compressed at all may inflate to a few bytes of noise.
+    static func hiddenLayers(of data: Data) -> [Data] {
+        var layers: [Data] = []
+        var outer = data
+        while layers.count < sniffedLayerLimit, let inner = inflatedLayer(of: outer), !inner.isEmpty {
+            layers.append(inner)
+            outer = inner
+        }
+        return layers
+    }
+
+    /// The layer ``hiddenLayers(of:)`` finds directly inside `data`, or `nil`.
+    private static func inflatedLayer(of data: Data) -> Data? {
         let bytes = Array(data.prefix(3))
         if bytes == [0x1F, 0x8B, 0x08] {
-            return try? Inflater.gunzip(data)
+            return Inflater.gunzipRecovering(data)
         }
         if bytes.count >= 2, bytes[0] & 0x0F == 8, (UInt16(bytes[0]) << 8 | UInt16(bytes[1])) % 31 == 0 {
-            return try? Inflater.inflateZlibOrRaw(data)
+            // FDICT: a dictionary id follows the header, and the data may refer
+            // back into the dictionary; what comes before such a reference is
+            // recovered without it.
+            return Inflater.inflateRecovering(data, from: bytes[1] & 0x20 == 0 ? 2 : 6)
         }
-        return nil
+        return isText(data) ? try? Inflater.inflateRaw(data) : Inflater.inflateRecovering(data, from: 0)
     }
 
     /// Whether `data` is UTF-8 text with no control characters but whitespace: what

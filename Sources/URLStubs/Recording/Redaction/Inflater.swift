@@ -17,8 +17,23 @@ enum Inflater {
 
     /// The bytes of the gzip stream `data` (every member, concatenated).
     static func gunzip(_ data: Data) throws(Failure) -> Data {
-        let bytes = [UInt8](data)
         var output: [UInt8] = []
+        try gunzipMembers([UInt8](data), into: &output)
+        return Data(output)
+    }
+
+    /// What a reader can recover from the gzip data `data`: every member, as far
+    /// as it inflates, up to where a member is cut short, broken, or followed by
+    /// bytes that are not another member (`gzip -d` recovers as much).
+    static func gunzipRecovering(_ data: Data) -> Data {
+        var output: [UInt8] = []
+        _ = try? gunzipMembers([UInt8](data), into: &output)
+        return Data(output)
+    }
+
+    /// Inflates the gzip members of `bytes` into `output`, which keeps what came
+    /// before a failure.
+    private static func gunzipMembers(_ bytes: [UInt8], into output: inout [UInt8]) throws(Failure) {
         var offset = 0
         repeat {
             guard bytes.count - offset >= 18, bytes[offset] == 0x1F, bytes[offset + 1] == 0x8B else {
@@ -27,9 +42,9 @@ enum Inflater {
             guard bytes[offset + 2] == 8 else { throw Failure(reason: "its gzip compression method is not deflate") }
             let flags = bytes[offset + 3]
             var position = offset + 10
-            if flags & 0x04 != 0 { // FEXTRA
+            if flags & 0x04 != 0 { // FEXTRA: a length of two bytes, least significant first, then the field.
                 guard position + 2 <= bytes.count else { throw Failure(reason: "its gzip header is cut short") }
-                position += 2 + Int(bytes[position]) | Int(bytes[position + 1]) << 8
+                position += 2 + (Int(bytes[position]) | Int(bytes[position + 1]) << 8)
             }
             for flag: UInt8 in [0x08, 0x10] where flags & flag != 0 { // FNAME, FCOMMENT
                 while position < bytes.count, bytes[position] != 0 { position += 1 }
@@ -42,6 +57,22 @@ enum Inflater {
             offset = reader.alignedPosition + 8 // CRC32 and ISIZE
             guard offset <= bytes.count else { throw Failure(reason: "its gzip trailer is cut short") }
         } while offset < bytes.count && bytes[offset...].contains(where: { $0 != 0 })
+    }
+
+    /// What a reader can recover from `data` read as raw DEFLATE data from byte
+    /// `position`: as far as it inflates, whether or not it ends well.
+    static func inflateRecovering(_ data: Data, from position: Int) -> Data {
+        var output: [UInt8] = []
+        var reader = BitReader(bytes: [UInt8](data), position: position)
+        _ = try? inflate(&reader, into: &output)
+        return Data(output)
+    }
+
+    /// The bytes of `data` read as raw DEFLATE data that ends well.
+    static func inflateRaw(_ data: Data) throws(Failure) -> Data {
+        var output: [UInt8] = []
+        var reader = BitReader(bytes: [UInt8](data), position: 0)
+        try inflate(&reader, into: &output)
         return Data(output)
     }
 

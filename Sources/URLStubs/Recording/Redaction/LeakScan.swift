@@ -153,13 +153,10 @@ enum LeakScan {
         }
         // Compressed data whatever its labels say (`application/gzip`, or none): a
         // reader of the cassette can inflate it, so the scan does too, layer by layer.
-        var layers = 0
-        while layers < ContentCoding.sniffedLayerLimit, let inflated = ContentCoding.inflateSniffed(readable) {
-            if let secret = search.firstSecret(inBody: inflated) {
+        for layer in ContentCoding.hiddenLayers(of: readable) {
+            if let secret = search.firstSecret(inBody: layer) {
                 return secret
             }
-            readable = inflated
-            layers += 1
         }
         return nil
     }

@@ -209,6 +209,16 @@ struct Redactor {
     /// or a marker saying why it was not written when it cannot be read for the
     /// rules that apply to it. `headers` get the new `Content-Length`.
     private mutating func redactBody(_ body: Data, headers: inout [CassetteEntry.Field], origin: String) -> Data {
+        let redacted = redactedContent(of: body, headers: &headers, origin: origin)
+        if redacted != body, let index = headers.firstIndex(where: { $0.name.caseInsensitiveCompare("Content-Length") == .orderedSame }) {
+            headers[index].value = String(redacted.count)
+        }
+        return redacted
+    }
+
+    /// What ``redactBody(_:headers:origin:)`` writes: the body redacted, or the
+    /// first marker its reading calls for (no rule reads a marker).
+    private mutating func redactedContent(of body: Data, headers: inout [CassetteEntry.Field], origin: String) -> Data {
         var redacted: Data
         switch ContentCoding.decode(body, contentEncoding: CassetteEntry.value(of: "Content-Encoding", in: headers)) {
         case let .plain(data):
@@ -218,12 +228,15 @@ struct Redactor {
             headers.removeAll { $0.name.caseInsensitiveCompare("Content-Encoding") == .orderedSame }
         case let .undecodable(reason):
             headers.removeAll { $0.name.caseInsensitiveCompare("Content-Encoding") == .orderedSame }
-            redacted = Self.marker(reason)
             markedBodies += 1
+            return Self.marker(reason)
         }
+        // Compressed data the labels do not name (`application/gzip`, or none) is
+        // read too, as the leak scan reads it.
+        let hiddenLayers = ContentCoding.hiddenLayers(of: redacted)
         if case let .failure(failure) = redactStructured(&redacted, contentType: CassetteEntry.value(of: "Content-Type", in: headers), origin: origin) {
-            redacted = Self.marker(failure.reason)
             markedBodies += 1
+            return Self.marker(failure.reason)
         }
         if !expressions.isEmpty, let text = String(data: redacted, encoding: .utf8) {
             let replaced = applyExpressions(text, origin: origin)
@@ -231,8 +244,9 @@ struct Redactor {
                 redacted = Data(replaced.utf8)
             }
         }
-        if redacted != body, let index = headers.firstIndex(where: { $0.name.caseInsensitiveCompare("Content-Length") == .orderedSame }) {
-            headers[index].value = String(redacted.count)
+        if hiddenLayers.contains(where: { holdsValuesToRemove($0, origin: origin) }) {
+            markedBodies += 1
+            return Self.marker(RecordingMessages.compressedDataWithSecrets)
         }
         return redacted
     }
@@ -241,6 +255,23 @@ struct Redactor {
     private(set) var markedBodies = 0
 
     /// The text that replaces a body that could not be read for redaction.
+    /// Whether the rules change `layer`, data inflated out of a body (see
+    /// ``ContentCoding/hiddenLayers(of:)``); the values they would remove become
+    /// known secrets for the leak scan.
+    private mutating func holdsValuesToRemove(_ layer: Data, origin: String) -> Bool {
+        var redacted = layer
+        let inside = origin + ", inside its compressed data"
+        if case .failure = redactStructured(&redacted, contentType: nil, origin: inside) {
+            // Opens like JSON but is not: most likely the noise that bytes which are
+            // not compressed at all inflate to (the leak scan still searches it).
+            return false
+        }
+        if !expressions.isEmpty, let text = String(data: redacted, encoding: .utf8), applyExpressions(text, origin: inside) != text {
+            return true
+        }
+        return redacted != layer
+    }
+
     static func marker(_ reason: String) -> Data {
         Data(RecordingMessages.unreadableBody(reason).utf8)
     }

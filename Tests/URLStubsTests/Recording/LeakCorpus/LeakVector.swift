@@ -112,6 +112,10 @@ struct LeakVector: Sendable, CustomTestStringConvertible {
                 let bodies = [entry.requestBody ?? Data()] + { if case let .response(_, _, body) = entry.answer { [body] } else { [] } }()
                 for body in bodies {
                     #expect(!String(decoding: body, as: UTF8.self).lowercased().contains(secret.lowercased()))
+                    // Nor in compressed data a body holds, labelled or not.
+                    for layer in ContentCoding.hiddenLayers(of: body) {
+                        #expect(!String(decoding: layer, as: UTF8.self).lowercased().contains(secret.lowercased()), "the secret is not in compressed data of a body")
+                    }
                 }
             }
             for expected in contents {
