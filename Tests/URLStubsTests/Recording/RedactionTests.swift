@@ -181,6 +181,37 @@ struct RedactionTests {
         #expect(!body(#"{"p":"{\"password\":\"x\",\"n\":2}"}"#, matches: #"{"p":"{\"n\":1,\"password\":\"\#(redacted)\"}"}"#))
     }
 
+    @Test("on replay a placeholder right after = stands for one value of a query, a form or a cookie: it does not reach past &, ; or #")
+    func listValuePlaceholders() {
+        let redacted = Redaction.placeholder
+        func body(_ actual: String, matches recorded: String) -> Bool {
+            Redaction.body(Data(actual.utf8), matches: Data(recorded.utf8))
+        }
+        #expect(body("user=ann&password=other", matches: "user=ann&password=" + redacted))
+        #expect(!body("user=ann&password=x&admin=true", matches: "user=ann&password=" + redacted))
+        #expect(!body("password=x&admin=true&user=ann", matches: "password=" + redacted + "&user=ann"))
+        #expect(body("password=x&user=ann", matches: "password=" + redacted + "&user=ann"))
+        #expect(Redaction.value("https://app.example.com/cb?access_token=abc", matches: "https://app.example.com/cb?access_token=" + redacted))
+        #expect(!Redaction.value("https://app.example.com/cb?access_token=abc#admin", matches: "https://app.example.com/cb?access_token=" + redacted))
+        #expect(!Redaction.value("session=abc; admin=1", matches: "session=" + redacted))
+        // Elsewhere a placeholder stands for any text: a multipart value or a
+        // pattern rule's cut may hold these characters.
+        #expect(body("--b\r\n\r\np&ss#1;x\r\n--b--", matches: "--b\r\n\r\n" + redacted + "\r\n--b--"))
+        #expect(Redaction.value("Bearer a&b#c", matches: "Bearer " + redacted))
+    }
+
+    @Test("on replay query items recorded whole are paired first, so a placeholder never takes the item a recorded value needs")
+    func queryItemsPairWholeValuesFirst() {
+        let redacted = Redaction.placeholder
+        func items(_ pairs: [(String, String)]) -> [QueryItem] {
+            pairs.map { QueryItem(name: $0.0, value: $0.1) }
+        }
+        #expect(Redaction.queryItems(items([("a", "1"), ("a", "2")]), match: items([("a", redacted), ("a", "1")])))
+        #expect(Redaction.queryItems(items([("a", "x-2"), ("a", "1")]), match: items([("a", redacted), ("a", "x-" + redacted)])))
+        #expect(!Redaction.queryItems(items([("a", "2"), ("a", "3")]), match: items([("a", redacted), ("a", "1")])))
+        #expect(!Redaction.queryItems(items([("a", "1"), ("b", "2")]), match: items([("a", redacted), ("a", "1")])))
+    }
+
     @Test("URLSTUBS_RECORD must be all, missing or none, in any case; empty counts as unset")
     func environmentOverride() throws {
         #expect(try CassetteMode.replay.effective(in: ["URLSTUBS_RECORD": "all"]) == .record)

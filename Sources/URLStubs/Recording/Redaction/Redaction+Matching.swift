@@ -5,10 +5,18 @@ import Foundation
 extension Redaction {
     /// Whether `actual` has exactly the items of `recorded`, in any order, where a
     /// recorded placeholder value matches any value.
+    ///
+    /// Items recorded whole are paired first, then those a placeholder cut into,
+    /// then those redacted whole: a placeholder never takes the item a recorded
+    /// value needs (`a=1&a=2` matches `a=URLSTUBS-REDACTED&a=1`).
     static func queryItems(_ actual: [QueryItem], match recorded: [QueryItem]) -> Bool {
         guard actual.count == recorded.count else { return false }
+        func rank(_ item: QueryItem) -> Int {
+            guard let value = item.value, value.contains(placeholder) else { return 0 }
+            return value == placeholder ? 2 : 1
+        }
         var remaining = actual
-        for item in recorded {
+        for item in recorded.sorted(by: { rank($0) < rank($1) }) {
             let index = remaining.firstIndex { candidate in
                 candidate.name == item.name && value(candidate.value, matches: item.value)
             }
@@ -71,21 +79,32 @@ extension Redaction {
     }
 
     /// Whether the text `actual` equals `recorded` where each placeholder in
-    /// `recorded` stands for any text.
+    /// `recorded` stands for any text, except that a placeholder right after `=`
+    /// replaced one value of a `name=value` list (a query, a form, a cookie): it
+    /// stands for text without the lists' delimiters `&`, `;` and `#`, so that
+    /// `password=URLSTUBS-REDACTED` does not match `password=x&admin=true`.
     private static func textMatches(_ actual: Data, _ recorded: Data) -> Bool {
         guard let pattern = String(data: recorded, encoding: .utf8), pattern.contains(placeholder),
               let text = String(data: actual, encoding: .utf8) else { return false }
         let parts = pattern.components(separatedBy: placeholder)
         var rest = Substring(text)
+        // Whether the placeholder being matched is one value of a list (see above).
+        var isListValue = false
+        func allows(_ matched: Substring) -> Bool {
+            !isListValue || !matched.contains(where: { $0 == "&" || $0 == ";" || $0 == "#" })
+        }
         for (index, part) in parts.enumerated() {
             if index == 0 {
                 guard rest.hasPrefix(part) else { return false }
                 rest = rest.dropFirst(part.count)
             } else if index == parts.count - 1 {
-                return rest.hasSuffix(part)
+                return rest.hasSuffix(part) && allows(rest.dropLast(part.count))
             } else if !part.isEmpty { // Two placeholders side by side: nothing between them to find.
-                guard let found = rest.range(of: part) else { return false }
+                guard let found = rest.range(of: part), allows(rest[..<found.lowerBound]) else { return false }
                 rest = rest[found.upperBound...]
+            }
+            if !part.isEmpty {
+                isListValue = part.hasSuffix("=")
             }
         }
         return true
