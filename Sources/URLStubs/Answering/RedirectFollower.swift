@@ -48,17 +48,19 @@ struct RedirectFollower {
     /// scope ended first.
     ///
     /// A produced redirect stays in flight until the hop it leads to is resolved
-    /// in its place (``StubRegistry/resolve(hop:replacingFlightOf:route:)``): a
-    /// cancel or the scope's end between the two still finds the request, and
+    /// in its place (``StubRegistry/resolve(hop:replacingFlightOf:route:)``), and
+    /// the request stays in flight from hop to hop until its final answer is
+    /// settled: a cancel or the scope's end between two hops still finds it, and
     /// decides how it ends.
     mutating func produce(_ resolution: StubRegistry.Resolution, for pending: some PendingAnswer) async -> Answer? {
         var resolution = resolution
+        // Whether `pending` is in flight for `resolution`: from the first produced
+        // answer on, it is.
+        var isInFlight = false
         while true {
             var answer: Answer
-            let isInFlight: Bool
             if let immediate = Answer(immediately: resolution) {
                 answer = immediate
-                isInFlight = false
             } else {
                 guard let produced = await Answer.produce(resolution, on: route) else { return nil }
                 if case .stream = produced {

@@ -53,13 +53,15 @@ extension StubRegistry {
         return resolution
     }
 
-    /// Resolves the request a deferred answer of `pending` redirects to, as
-    /// ``resolve(_:body:route:pending:)`` does, in place of that answer in flight:
-    /// the critical section that logs the new request also settles the answer it
-    /// follows (``settle(_:on:)``), so no moment is left in which a cancel or the
-    /// scope's end finds nothing in flight and is lost. Returns `nil` when one of
-    /// them took the request first: it decided the request's outcome, nothing is
-    /// logged, and the caller drops the hop.
+    /// Resolves the request an answer of `pending` in flight redirects to, as
+    /// ``resolve(_:body:route:pending:)`` does, in place of that answer: the
+    /// critical section that logs the new request also settles the answer it
+    /// follows (``settle(_:on:)``), and `pending` stays in flight for the new
+    /// request whatever its answer (one given at once too, which is settled on
+    /// arrival and may redirect again), until the caller settles it: no moment is
+    /// left in which a cancel or the scope's end finds nothing in flight and is
+    /// lost. Returns `nil` when one of them took the request first: it decided the
+    /// request's outcome, nothing is logged, and the caller drops the hop.
     nonisolated func resolve(hop urlRequest: URLRequest, replacingFlightOf pending: some PendingAnswer, route: RequestRoute) -> Resolution? {
         resolve(urlRequest, body: urlRequest.httpBody, route: route, pending: pending, replacingFlight: true)
     }
@@ -79,7 +81,8 @@ extension StubRegistry {
     /// when the flight it replaces was taken.
     private nonisolated func resolve(_ urlRequest: URLRequest, body: Data?, route: RequestRoute, pending: some PendingAnswer, replacingFlight: Bool) -> Resolution? {
         guard let url = urlRequest.url else {
-            if replacingFlight, !settle(pending, on: route) {
+            // The answer it would replace stays in flight, for the caller to settle.
+            if replacingFlight, !isInFlight(pending, on: route) {
                 return nil
             }
             // Nothing to match or log: no stub may answer a request for nothing.
@@ -184,7 +187,7 @@ extension StubRegistry {
             if !choice.parts.isEmpty {
                 afterLock = choice.parts.answered(exchange, by: entry, home: homeState)
             }
-            if resolution.isDeferred {
+            if resolution.isDeferred || replacingFlight {
                 homeState.inFlight[ObjectIdentifier(pending)] = InFlightRequest(pending: pending, exchange: exchange)
             }
             return .resolved(resolution)
@@ -209,6 +212,9 @@ extension StubRegistry {
         // Boxed as an error once: the log and the answer share the box.
         let error: any Error = failure
         exchange.settleOnArrival(.failure(error))
+        if replacingFlight {
+            homeState.inFlight[ObjectIdentifier(pending)] = InFlightRequest(pending: pending, exchange: exchange)
+        }
         return .resolved(.fail(error))
     }
 
@@ -331,6 +337,11 @@ extension StubRegistry {
             guard let homeState = registry.scopes[route.home.id] else { return false }
             return Self.settleFlight(of: pending, in: homeState)
         }
+    }
+
+    /// Whether `pending` is in flight in its request's scope.
+    private nonisolated func isInFlight(_ pending: some PendingAnswer, on route: RequestRoute) -> Bool {
+        withIsolation { $0.scopes[route.home.id]?.inFlight[ObjectIdentifier(pending)] != nil }
     }
 
     /// Takes `pending` out of flight in `homeState`, its request's scope, keeping

@@ -49,7 +49,7 @@ struct RedirectCancellationTests {
         }
 
         var pattern: RequestPattern {
-            .get("https://api.example.com/b").matching("the window between the hops") { [self] _ in
+            .get("https://api.example.com/hop").matching("the window between the hops") { [self] _ in
                 action.withLock { work in defer { work = nil }; return work }?()
                 return true
             }
@@ -58,28 +58,56 @@ struct RedirectCancellationTests {
 
     private let first = URL(string: "https://api.example.com/a")!
 
-    /// Whether the first exchange of `scope`, the redirect's, is written down as
-    /// cancelled.
-    private static func redirectIsCancelled(in scope: StubScope) -> Bool {
+    /// The redirects before the window: a delayed one (`/a`, produced by a task),
+    /// then `between` more answered at once, each to the next letter, the last to
+    /// `/b`... to the held hop.
+    struct Chain: CustomTestStringConvertible, Sendable {
+        let route: Route
+        /// Redirects answered at once between the delayed one and the held hop.
+        let between: Int
+
+        var testDescription: String { "\(route.rawValue), \(between) redirect(s) answered at once between" }
+
+        /// The paths of the redirects, in order; the held hop's is `/hop`.
+        var paths: [String] { ["/a"] + (0..<between).map { "/r\($0)" } }
+
+        static let all = Route.allCases.filter(\.followsRedirects).flatMap { route in [0, 1, 2].map { Chain(route: route, between: $0) } }
+    }
+
+    /// Registers the chain's redirects and the held hop's stub.
+    private func register(_ chain: Chain, window: Window, in scope: StubScope) async -> (redirects: [Stub], hop: Stub) {
+        var redirects: [Stub] = []
+        let paths = chain.paths
+        for (index, path) in paths.enumerated() {
+            let next = index + 1 < paths.count ? paths[index + 1] : "/hop"
+            let response = StubResponse.redirect(to: "https://api.example.com" + next)
+            redirects.append(await scope.stub(.get("https://api.example.com" + path), with: index == 0 ? response.delayed(by: .seconds(1)) : response))
+        }
+        return (redirects, await scope.stub(window.pattern, with: .text("the hop")))
+    }
+
+    /// Whether the last redirect's exchange, the one in flight when the window
+    /// opens, is written down as cancelled.
+    private static func lastRedirectIsCancelled(in scope: StubScope, path: String) -> Bool {
         StubRegistry.shared.withIsolation { registry in
-            registry.scopes[scope.id]?.log.inOrder.first.map { ExchangeLogTests.summary($0.snapshot) } == "/a cancelled"
+            registry.scopes[scope.id]?.log.inOrder.last.map { ExchangeLogTests.summary($0.snapshot) } == path + " cancelled"
         }
     }
 
-    @Test("a cancel between a delayed redirect and its hop fails the request as cancelled; the redirect is logged cancelled, the hop never", arguments: Route.allCases.filter(\.followsRedirects))
-    func cancelBetweenHops(route: Route) async throws {
+    @Test("a cancel between a redirect produced later and the next hop fails the request as cancelled; the redirect then in flight is logged cancelled, the hop never", arguments: Chain.all)
+    func cancelBetweenHops(chain: Chain) async throws {
         let clock = ManualClock()
         let window = Window()
         let scope = StubScope.openDetachedScope(name: nil, location: here(), clock: clock)
-        let redirect = await scope.stub(.get(first), with: .redirect(to: "https://api.example.com/b").delayed(by: .seconds(1)))
-        let target = await scope.stub(window.pattern, with: .text("the hop"))
-        let request = Task { [first] in try await route.data(from: first, in: scope) }
+        let (redirects, target) = await register(chain, window: window, in: scope)
+        let request = Task { [first] in try await chain.route.data(from: first, in: scope) }
+        let last = chain.paths.last!
         window.onReach {
             request.cancel()
             // URLSession stops the protocol on its own queue, a moment later (the
             // wait is for Foundation's queue, not for a task).
             let deadline = Date(timeIntervalSinceNow: 20)
-            while !Self.redirectIsCancelled(in: scope), Date() < deadline {
+            while !Self.lastRedirectIsCancelled(in: scope, path: last), Date() < deadline {
                 usleep(1_000)
             }
         }
@@ -87,36 +115,38 @@ struct RedirectCancellationTests {
         await clock.advance(by: .seconds(1))
         let error = await #expect(throws: URLError.self) { try await request.value }
         #expect(error?.code == .cancelled)
-        #expect(await redirect.hitCount == 1)
+        for redirect in redirects {
+            #expect(await redirect.hitCount == 1)
+        }
         #expect(await target.hitCount == 0)
         #expect(inFlightCount(in: scope) == 0)
         let (problems, exchanges) = StubScope.finishDetachedScope(scope)
         #expect(problems.map(\.message) == [])
-        #expect(exchanges.map(ExchangeLogTests.summary) == ["/a cancelled"])
+        #expect(exchanges.map(ExchangeLogTests.summary) == chain.paths.dropLast().map { $0 + " 302 " } + [last + " cancelled"])
     }
 
-    @Test("a scope that ends between a delayed redirect and its hop fails the request as abandoned and reports it; the hop is never logged", arguments: Route.allCases.filter(\.followsRedirects))
-    func scopeEndBetweenHops(route: Route) async throws {
+    @Test("a scope that ends between a redirect produced later and the next hop fails the request as abandoned and reports it; the hop is never logged", arguments: Chain.all)
+    func scopeEndBetweenHops(chain: Chain) async throws {
         let clock = ManualClock()
         let window = Window()
         let scope = StubScope.openDetachedScope(name: nil, location: here(), clock: clock)
-        await scope.stub(.get(first), with: .redirect(to: "https://api.example.com/b").delayed(by: .seconds(1)))
-        await scope.stub(window.pattern, with: .text("the hop"))
+        _ = await register(chain, window: window, in: scope)
         let ending = Locked<(problems: [StubProblem], exchanges: [RecordedExchange])?>(nil)
         window.onReach {
             let ended = StubScope.finishDetachedScope(scope)
             ending.withLock { $0 = ended }
         }
-        let request = Task { [first] in try await route.data(from: first, in: scope) }
+        let request = Task { [first] in try await chain.route.data(from: first, in: scope) }
         try await clock.waitForSleepers(atLeast: 1)
         await clock.advance(by: .seconds(1))
         let error = await #expect(throws: URLError.self) { try await request.value }
         let (problems, exchanges) = try #require(ending.withLock { $0 })
+        let last = chain.paths.last!
         #expect(problems.count == 1)
         let problem = try #require(problems.first)
         #expect(problem.isWarning)
-        #expect(problem.message.contains("GET https://api.example.com/a"))
+        #expect(problem.message.contains("GET https://api.example.com" + last))
         #expect(error?.localizedDescription == problem.message)
-        #expect(exchanges.map(ExchangeLogTests.summary) == ["/a abandoned \(error?.code.rawValue ?? 0)"])
+        #expect(exchanges.map(ExchangeLogTests.summary) == chain.paths.dropLast().map { $0 + " 302 " } + [last + " abandoned \(error?.code.rawValue ?? 0)"])
     }
 }
