@@ -26,17 +26,33 @@ enum ContentCoding {
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             .filter { !$0.isEmpty && $0 != "identity" }
         guard !codings.isEmpty else { return .plain(body) }
-        let decoded = decode(body, codings: codings)
         // URLSession decodes what it can and keeps the header: a body that is
         // already text is taken as decoded. Compressed data that a compressor made
         // is never such text, but a stream of stored blocks can be made to look
-        // like it: text that also decodes as its label says is both, and is not
-        // written.
+        // like it: text that also decodes whole as its label says is both, and is
+        // not written.
         if isText(body) {
-            guard case .decoded = decoded else { return .plain(body) }
-            return .undecodable(RecordingMessages.textThatInflates)
+            return decodesWhole(body, codings: codings) ? .undecodable(RecordingMessages.textThatInflates) : .plain(body)
         }
-        return decoded
+        return decode(body, codings: codings)
+    }
+
+    /// Whether `body` decodes as `codings` say to the last byte of each layer.
+    private static func decodesWhole(_ body: Data, codings: [String]) -> Bool {
+        var bytes = body
+        for coding in codings.reversed() {
+            switch coding {
+            case "gzip", "x-gzip":
+                guard let inflated = try? Inflater.gunzip(bytes) else { return false }
+                bytes = inflated
+            case "deflate":
+                guard let inflated = Inflater.inflateWhole(bytes) else { return false }
+                bytes = inflated
+            default:
+                return false
+            }
+        }
+        return true
     }
 
     /// `body` with `codings` undone, last first.
@@ -69,16 +85,21 @@ enum ContentCoding {
     /// check bits are right; with a preset dictionary, what inflates without it),
     /// or raw DEFLATE data, inflated as far as it goes, since a stream cut short or
     /// followed by other bytes still gives up what comes before. Raw DEFLATE is
-    /// tried on data that is not text, and on text only when it inflates whole: a
-    /// stream of stored blocks can be made to look like text.
+    /// tried on data that is not text, and on text only when it inflates whole, to
+    /// its last byte: a stream of stored blocks can be made to look like text.
     ///
     /// The layers are for searching, never for writing: bytes that are not
     /// compressed at all may inflate to a few bytes of noise.
+    ///
+    /// The layers together hold at most ``Inflater/limit`` bytes and a little more:
+    /// none is inflated once they reach it.
     static func hiddenLayers(of data: Data) -> [Data] {
         var layers: [Data] = []
         var outer = data
-        while layers.count < sniffedLayerLimit, let inner = inflatedLayer(of: outer), !inner.isEmpty {
+        var total = 0
+        while layers.count < sniffedLayerLimit, total < Inflater.limit, let inner = inflatedLayer(of: outer), !inner.isEmpty {
             layers.append(inner)
+            total += inner.count
             outer = inner
         }
         return layers
@@ -93,10 +114,13 @@ enum ContentCoding {
         if bytes.count >= 2, bytes[0] & 0x0F == 8, (UInt16(bytes[0]) << 8 | UInt16(bytes[1])) % 31 == 0 {
             // FDICT: a dictionary id follows the header, and the data may refer
             // back into the dictionary; what comes before such a reference is
-            // recovered without it.
-            return Inflater.inflateRecovering(data, from: bytes[1] & 0x20 == 0 ? 2 : 6)
+            // recovered without it. Raw DEFLATE data can open like a zlib header
+            // too: whichever gives more.
+            let zlib = Inflater.inflateRecovering(data, from: bytes[1] & 0x20 == 0 ? 2 : 6)
+            let raw = Inflater.inflateRecovering(data, from: 0)
+            return raw.count > zlib.count ? raw : zlib
         }
-        return isText(data) ? try? Inflater.inflateRaw(data) : Inflater.inflateRecovering(data, from: 0)
+        return isText(data) ? Inflater.inflateWhole(data) : Inflater.inflateRecovering(data, from: 0)
     }
 
     /// Whether `data` is UTF-8 text with no control characters but whitespace: what

@@ -4,8 +4,9 @@ import Foundation
 /// wrappers, so that compressed bodies can be redacted and scanned without a
 /// dependency.
 ///
-/// It stops at `limit` output bytes: a body that inflates beyond it is treated as
-/// one that cannot be decoded, never as one decoded in part.
+/// It stops at `limit` output bytes: a body that inflates beyond it cannot be
+/// decoded, and the functions that recover what a reader could (`…Recovering`)
+/// give the first `limit` bytes.
 enum Inflater {
     /// Why a stream could not be inflated.
     struct Failure: Error, Equatable {
@@ -68,11 +69,22 @@ enum Inflater {
         return Data(output)
     }
 
-    /// The bytes of `data` read as raw DEFLATE data that ends well.
-    static func inflateRaw(_ data: Data) throws(Failure) -> Data {
+    /// The bytes of `data` read as raw DEFLATE data that ends well at its last
+    /// byte, or as zlib data that does (its checksum the last four bytes): `nil`
+    /// when it is neither. Text is seldom either by chance, where a stream that
+    /// ends early is common (`{` and a line break end a fixed-code block).
+    static func inflateWhole(_ data: Data) -> Data? {
+        let bytes = [UInt8](data)
+        if bytes.count >= 6, bytes[0] & 0x0F == 8, (Int(bytes[0]) << 8 | Int(bytes[1])) % 31 == 0, bytes[1] & 0x20 == 0 {
+            var output: [UInt8] = []
+            var reader = BitReader(bytes: bytes, position: 2)
+            if (try? inflate(&reader, into: &output)) != nil, reader.alignedPosition + 4 == bytes.count {
+                return Data(output)
+            }
+        }
         var output: [UInt8] = []
-        var reader = BitReader(bytes: [UInt8](data), position: 0)
-        try inflate(&reader, into: &output)
+        var reader = BitReader(bytes: bytes, position: 0)
+        guard (try? inflate(&reader, into: &output)) != nil, reader.alignedPosition == bytes.count else { return nil }
         return Data(output)
     }
 

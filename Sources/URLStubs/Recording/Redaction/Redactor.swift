@@ -255,25 +255,29 @@ struct Redactor {
     private(set) var markedBodies = 0
 
     /// The text that replaces a body that could not be read for redaction.
+    static func marker(_ reason: String) -> Data {
+        Data(RecordingMessages.unreadableBody(reason).utf8)
+    }
+
     /// Whether the rules change `layer`, data inflated out of a body (see
-    /// ``ContentCoding/hiddenLayers(of:)``); the values they would remove become
-    /// known secrets for the leak scan.
+    /// ``ContentCoding/hiddenLayers(of:)``), or cannot read a layer that is text;
+    /// the values they would remove become known secrets for the leak scan.
+    ///
+    /// Only text is read: a body that is not compressed at all may inflate to a
+    /// few bytes of noise, which is seldom text, and which no rule should change.
     private mutating func holdsValuesToRemove(_ layer: Data, origin: String) -> Bool {
+        guard ContentCoding.isText(layer) else { return false }
         var redacted = layer
         let inside = origin + ", inside its compressed data"
         if case .failure = redactStructured(&redacted, contentType: nil, origin: inside) {
-            // Opens like JSON but is not: most likely the noise that bytes which are
-            // not compressed at all inflate to (the leak scan still searches it).
-            return false
+            // Text that opens like JSON but is not, such as JSON cut short: a
+            // reader sees its values all the same.
+            return true
         }
         if !expressions.isEmpty, let text = String(data: redacted, encoding: .utf8), applyExpressions(text, origin: inside) != text {
             return true
         }
         return redacted != layer
-    }
-
-    static func marker(_ reason: String) -> Data {
-        Data(RecordingMessages.unreadableBody(reason).utf8)
     }
 
     mutating func applyExpressions(_ text: String, origin: String) -> String {

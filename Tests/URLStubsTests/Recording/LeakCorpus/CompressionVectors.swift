@@ -40,6 +40,14 @@ enum CompressionVectors {
         return Data(header(false) + Array(first.utf8) + header(true) + Array(second.utf8))
     }
 
+    /// Raw DEFLATE data of `text` (at most 156 bytes), padded with spaces, whose
+    /// first two bytes read as a zlib header (`78 9C`): a stored block whose header
+    /// byte carries padding bits, then its length, 156.
+    static func rawDeflateOpeningLikeZlib(_ text: String) -> Data {
+        let content = Array((text + String(repeating: " ", count: 156 - text.utf8.count)).utf8)
+        return Data([0x78, 0x9C, 0x00, 0x63, 0xFF] + content + [0x03, 0x00])
+    }
+
     static let all: [LeakVector] = [
         ScanVectors.echoBytes("the token in raw DEFLATE data labelled as nothing") { _ in
             Data(base64Encoded: "S03OyFcoNk4uMi7RDTHITs3TNTEyMVJIzEtRSExPzMzDlAMA")!
@@ -65,6 +73,15 @@ enum CompressionVectors {
             ServedResponse(headers: ["Content-Type": "application/gzip"], body: Data(base64Encoded: "H4sIAAAAAAACA6tWKi1OLVKyUkrMy1PSUSpILC4uzy9KAQqkV+kGgHgGRSm65uZKtQAfRhiUKgAAAA==")!),
             writing: [RecordingMessages.compressedDataWithSecrets]
         ),
+        ScanVectors.echoBytes("the token in raw DEFLATE data that opens like a zlib header") { token in
+            rawDeflateOpeningLikeZlib("echo " + token)
+        },
+        StructureVectors.answer(
+            "a password in gzip-compressed JSON cut short, labelled as nothing",
+            secret: "hunter2-Secret",
+            ServedResponse(headers: ["Content-Type": "application/gzip"], body: Data(base64Encoded: "H4sIAAAAAAACAw2OuxUYIQzAdrk6aVJmjUwAxsCBAYP552X3nEoVevr7sBJZpZnn9+NH7th+/fyD0LA/P55cOn4+YhoamiHR1WnIGTy0rMX4MUSLJO11w5CxGQltWiMyHJm2QHR3PFs+sUih4K9dx4OEynGX0MHUbE9EznrCaXJjXNRZbgF4eU3Qe4Uhs4SVJqlCthvW7gTcPiUGW1J7Mbd3ZZrJI1j00ysW+wb1eeoScdU+5tblzNvSh+GRtANXrIldGyXfNnUFriccL3ViY7gwB0Cz4/4+bFWuEq6mTg0D1lvJ0vGtnRqH7/ced33a17vKtJW6L79udSp3E4E=")!),
+            writing: [RecordingMessages.compressedDataWithSecrets]
+        ),
         LeakVector("the token split across stored DEFLATE blocks that read as text, sent labelled deflate", secret: token, requests: {
             [.to($0.url("/upload"), method: "POST", headers: ScanVectors.bearer.merging(["Content-Type": "text/plain", "Content-Encoding": "deflate"]) { $1 }, body: storedBlocksReadingAsText("echo " + token, split: 10))]
         }, .redacted([RecordingMessages.textThatInflates])),
@@ -83,8 +100,28 @@ struct CompressionCorpusTests {
         let data = CompressionVectors.storedBlocksReadingAsText("echo " + CompressionVectors.token, split: split)
         #expect(ContentCoding.isText(data))
         #expect(!String(decoding: data, as: UTF8.self).contains(CompressionVectors.token))
-        let inflated = try Inflater.inflateRaw(data)
+        let inflated = try #require(Inflater.inflateWhole(data))
         #expect(String(decoding: inflated, as: UTF8.self).contains("echo " + CompressionVectors.token))
+    }
+
+    @Test("text labelled deflate, as a session leaves a body it decoded, is read as text: JSON with line breaks and indents opens like a DEFLATE block that ends at once", arguments: [
+        "{\n  \"id\": 1,\n  \"name\": \"Ann\"\n}",
+        "[\n  {\n    \"id\": 1\n  }\n]",
+        "{\"id\":1}",
+        "[1,2,3]",
+        "<html><body>ok</body></html>",
+    ])
+    func decodedTextLabelledDeflate(text: String) {
+        #expect(ContentCoding.decode(Data(text.utf8), contentEncoding: "deflate") == .plain(Data(text.utf8)))
+        #expect(ContentCoding.hiddenLayers(of: Data(text.utf8)).isEmpty)
+    }
+
+    @Test("the raw DEFLATE vector that opens like a zlib header inflates as raw data, and not as zlib data")
+    func rawOpeningLikeZlib() throws {
+        let data = CompressionVectors.rawDeflateOpeningLikeZlib("echo " + CompressionVectors.token)
+        #expect((UInt16(data[0]) << 8 | UInt16(data[1])) % 31 == 0)
+        #expect(Inflater.inflateRecovering(data, from: 2).isEmpty || !String(decoding: Inflater.inflateRecovering(data, from: 2), as: UTF8.self).contains(CompressionVectors.token))
+        #expect(String(decoding: try #require(Inflater.inflateWhole(data)), as: UTF8.self).hasPrefix("echo " + CompressionVectors.token))
     }
 
     @Test("a gzip member with a 510-byte extra field inflates whole, with its header read to its end")
