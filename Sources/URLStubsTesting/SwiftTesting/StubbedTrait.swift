@@ -233,11 +233,15 @@ extension Trait where Self == StubbedTrait {
     /// run. `matching` is how requests are matched with the cassette's entries
     /// (`CassetteMatching`). Parameterized tests cannot share one cassette per case: call
     /// `withStubScope(cassette:)` inside them with a file per argument.
+    ///
+    /// `mode`, `redaction` and `matching` left out keep what a suite's trait gives
+    /// (its redaction rules too), else `.replay`, `Redaction.standard` and
+    /// `CassetteMatching.standard`.
     public static func stubbed(
         cassette: CassetteFile,
-        mode: CassetteMode = .replay,
-        redaction: Redaction = .standard,
-        matching: CassetteMatching = .standard,
+        mode: CassetteMode? = nil,
+        redaction: Redaction? = nil,
+        matching: CassetteMatching? = nil,
         fileID: String = #fileID,
         filePath: String = #filePath,
         line: Int = #line,

@@ -78,6 +78,24 @@ struct StubScopeOptionsTests {
         #expect(StubbedTrait.merge([.stubbed], testFile: "/elsewhere/Test.swift").sourceFile == "/elsewhere/Test.swift")
     }
 
+    @Test(".stubbed(cassette:) on a test keeps the suite's mode, redaction rules and matching when it gives none, and its own win when it does")
+    func cassetteTraitKeepsTheSuitesFields() {
+        let suite: StubbedTrait = .stubbed(StubScopeOptions(
+            cassetteMode: .recordMissing,
+            redaction: .standard.adding(.header("X-Customer-Id")),
+            cassetteMatching: .standard.comparingHeaders()
+        ))
+        let (inherited, _) = StubbedTrait.merge([suite, .stubbed(cassette: "orders")], testFile: "/elsewhere/Test.swift")
+        #expect(inherited.cassette == CassetteFile.named("orders"))
+        #expect(inherited.cassetteMode == .recordMissing)
+        #expect(inherited.redaction?.rules.map(\.description).last == "header X-Customer-Id")
+        #expect(inherited.cassetteMatching?.description == CassetteMatching.standard.comparingHeaders().description)
+        let (own, _) = StubbedTrait.merge([suite, .stubbed(cassette: "orders", mode: .replay, redaction: .standard, matching: .standard)], testFile: "/elsewhere/Test.swift")
+        #expect(own.cassetteMode == .replay)
+        #expect(own.redaction?.rules.map(\.description) == Redaction.standard.rules.map(\.description))
+        #expect(own.cassetteMatching?.description == CassetteMatching.standard.description)
+    }
+
     @Test("withStubScope takes a cassette and a clock together: the cassette answers, the clock times the stubs")
     func cassetteAndClockTogether() async throws {
         let clock = ManualClock()
