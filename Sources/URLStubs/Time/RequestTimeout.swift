@@ -49,9 +49,11 @@ struct RequestTimeout {
     }
 
     /// Waits `delay` between two pieces of a stream, or until the request times out,
-    /// idle since the last piece, if that comes first.
-    func waitIdle(_ delay: Duration?) async -> WaitEnd {
-        await wait(delay, limit: interval)
+    /// idle since the last piece (`lastActivity` on the scope's clock; by default,
+    /// now), if that comes first.
+    func waitIdle(_ delay: Duration?, since lastActivity: Duration? = nil) async -> WaitEnd {
+        let idleFor = lastActivity.map { max(exchange.clock.elapsed() - $0, .zero) } ?? .zero
+        return await wait(delay, limit: interval.map { max($0 - idleFor, .zero) })
     }
 
     private func wait(_ delay: Duration?, limit: Duration?) async -> WaitEnd {

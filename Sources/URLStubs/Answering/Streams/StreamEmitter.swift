@@ -27,6 +27,9 @@ final class StreamEmitter: Sendable {
         var stop: Stop?
         /// When the last piece (or the stream's start) was, on the scope's clock.
         var lastActivity: Duration
+        /// Those waiting for the stream to stop (see ``untilStopped()``).
+        var stopWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiterID = 0
     }
 
     private let progress: Locked<Progress>
@@ -50,7 +53,8 @@ final class StreamEmitter: Sendable {
     }
 
     /// Delivers `piece` as one chunk, in throttled slices, up to the interruption
-    /// point; returns whether the stream takes more.
+    /// point; returns whether it was delivered whole (a piece that reaches the
+    /// point exactly was; the stream then takes nothing more, and ``isDone``).
     func write(_ piece: Data) async -> Bool {
         guard !piece.isEmpty else { return progress.withLock { $0.stop == nil } }
         let allowed = progress.withLock { progress -> (Data, isCut: Bool)? in
@@ -66,7 +70,10 @@ final class StreamEmitter: Sendable {
                 return (piece, false)
             }
         }
-        guard let (data, isCut) = allowed else { return false }
+        guard let (data, isCut) = allowed else {
+            wakeStopWaiters()
+            return false
+        }
         for slice in slices(of: data) {
             guard await wait(for: slice), sink(slice) else {
                 stop(.gone)
@@ -79,24 +86,64 @@ final class StreamEmitter: Sendable {
                 progress.lastActivity = now
             }
         }
-        return progress.withLock { progress in
-            guard progress.stop == nil else { return false }
-            if isCut {
-                progress.stop = .interrupted
-                return false
+        let (delivered, waiters) = progress.withLock { progress -> (Bool, [CheckedContinuation<Void, Never>]) in
+            guard progress.stop == nil else { return (false, []) }
+            if !isCut {
+                progress.chunks += 1
             }
-            progress.chunks += 1
-            return true
+            // At the point now: stopped at once, not when the next piece comes or
+            // a written stream's closure returns (see ``untilStopped()``).
+            guard isCut || Self.isAtPoint(progress, of: stream) else { return (true, []) }
+            progress.stop = .interrupted
+            return (!isCut, Self.takeStopWaiters(&progress))
         }
+        for waiter in waiters {
+            waiter.resume()
+        }
+        return delivered
+    }
+
+    /// Whether `progress` reached `stream`'s interruption point.
+    private static func isAtPoint(_ progress: Progress, of stream: ResponseStream) -> Bool {
+        guard let (point, _) = stream.interruption else { return false }
+        return (point.unit == .chunks ? progress.chunks : progress.bytes) >= point.count
+    }
+
+    /// Returns once the stream takes nothing more (it reached its interruption
+    /// point, its request went away, or a written event failed), or the calling
+    /// task is cancelled.
+    func untilStopped() async {
+        let id = progress.withLock { progress in
+            defer { progress.nextWaiterID += 1 }
+            return progress.nextWaiterID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = progress.withLock { progress -> Bool in
+                    if progress.stop != nil || Task.isCancelled { return true }
+                    progress.stopWaiters[id] = continuation
+                    return false
+                }
+                if now {
+                    continuation.resume()
+                }
+            }
+        } onCancel: {
+            progress.withLock { $0.stopWaiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+
+    /// Empties the waiters of `progress`, for resuming outside the lock.
+    private static func takeStopWaiters(_ progress: inout Progress) -> [CheckedContinuation<Void, Never>] {
+        defer { progress.stopWaiters = [:] }
+        return Array(progress.stopWaiters.values)
     }
 
     /// Whether the stream takes nothing more: it reached its interruption point
     /// (the next piece would cross it) or it stopped.
     var isDone: Bool {
         progress.withLock { progress in
-            guard progress.stop == nil else { return true }
-            guard let (point, _) = stream.interruption else { return false }
-            return (point.unit == .chunks ? progress.chunks : progress.bytes) >= point.count
+            progress.stop != nil || Self.isAtPoint(progress, of: stream)
         }
     }
 
@@ -108,14 +155,22 @@ final class StreamEmitter: Sendable {
     /// Why the stream stopped, once its source has nothing more to write: the
     /// interruption point counts as reached when the body ends exactly there.
     func end() -> (stop: Stop?, body: Data) {
-        progress.withLock { progress in
-            if progress.stop == nil, let (point, _) = stream.interruption {
-                let reached = point.unit == .chunks ? progress.chunks : progress.bytes
-                if reached >= point.count {
-                    progress.stop = .interrupted
-                }
+        defer { wakeStopWaiters() }
+        return progress.withLock { progress in
+            if progress.stop == nil, Self.isAtPoint(progress, of: stream) {
+                progress.stop = .interrupted
             }
             return (progress.stop, progress.body)
+        }
+    }
+
+    /// Resumes those waiting for the stream to stop, once it has.
+    private func wakeStopWaiters() {
+        let waiters = progress.withLock { progress in
+            progress.stop == nil ? [] : Self.takeStopWaiters(&progress)
+        }
+        for waiter in waiters {
+            waiter.resume()
         }
     }
 
@@ -125,10 +180,13 @@ final class StreamEmitter: Sendable {
     }
 
     private func stop(_ stop: Stop) {
-        progress.withLock { progress in
-            if progress.stop == nil {
-                progress.stop = stop
-            }
+        let waiters = progress.withLock { progress -> [CheckedContinuation<Void, Never>] in
+            guard progress.stop == nil else { return [] }
+            progress.stop = stop
+            return Self.takeStopWaiters(&progress)
+        }
+        for waiter in waiters {
+            waiter.resume()
         }
     }
 

@@ -45,14 +45,27 @@ struct StreamPlayback: Sendable {
             }
         case let .writer(write):
             let scope = route.scope
+            // The closure, until it returns or the stream stops (at its point, the
+            // moment the write that reaches it is delivered): then it is cancelled.
             let run: @Sendable () async -> (any Error)? = {
-                do {
-                    try await StubScope.currentBinding.withValue(scope) {
-                        try await write(StreamWriter(emitter: emitter))
+                await withTaskGroup(of: (any Error)?.self) { group in
+                    group.addTask {
+                        do {
+                            try await StubScope.currentBinding.withValue(scope) {
+                                try await write(StreamWriter(emitter: emitter))
+                            }
+                            return nil
+                        } catch {
+                            return error
+                        }
                     }
-                    return nil
-                } catch {
-                    return error
+                    group.addTask {
+                        await emitter.untilStopped()
+                        return nil
+                    }
+                    let first = await group.next() ?? nil
+                    group.cancelAll()
+                    return first
                 }
             }
             guard let exchange else {
@@ -88,9 +101,9 @@ struct StreamPlayback: Sendable {
             case .end?, nil:
                 end = .finished
             case .stall?:
-                // Nothing more, ever: the request waits for its timeout, its cancel or
-                // its scope's end.
-                guard case .timedOut = await idle(.seconds(Int64.max)) else { return nil }
+                // Nothing more, ever: the request waits for its timeout (counted from
+                // the last piece), its cancel or its scope's end.
+                guard case .timedOut = await idle(.seconds(Int64.max), since: emitter.lastActivity) else { return nil }
                 end = .failed(timeout)
             }
         }
@@ -98,13 +111,13 @@ struct StreamPlayback: Sendable {
     }
 
     /// Waits `duration` between two pieces, on the scope's clock, or until the
-    /// request times out idle.
-    private func idle(_ duration: Duration) async -> RequestTimeout.WaitEnd {
+    /// request times out idle since `lastActivity` (by default, now).
+    private func idle(_ duration: Duration, since lastActivity: Duration? = nil) async -> RequestTimeout.WaitEnd {
         guard let exchange else {
             guard duration > .zero else { return Task.isCancelled ? .cancelled : .elapsed }
             return await sleepUnlessCancelled(for: duration) ? .elapsed : .cancelled
         }
-        return await RequestTimeout(exchange).waitIdle(duration)
+        return await RequestTimeout(exchange).waitIdle(duration, since: lastActivity)
     }
 
     /// The error of a stream that timed out idle.

@@ -38,7 +38,8 @@ struct ResponseStream: Sendable {
     /// whose chunks are known), or `nil`.
     var unreachableInterruption: String? {
         guard let (point, _) = interruption, case let .chunks(chunks, _) = source else { return nil }
-        let available = point.unit == .chunks ? chunks.count : chunks.reduce(0) { $0 + $1.count }
+        // An empty chunk delivers nothing, and counts for no point.
+        let available = point.unit == .chunks ? chunks.count(where: { !$0.isEmpty }) : chunks.reduce(0) { $0 + $1.count }
         guard point.count > available else { return nil }
         return ResponseMessages.interruptionPastEnd(point, available: available, unit: point.unit)
     }

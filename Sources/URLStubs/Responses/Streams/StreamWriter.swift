@@ -7,7 +7,8 @@ import Foundation
 /// before it returns. When the stream can take nothing more, because the request
 /// was cancelled, its scope ended, or the stream reached the point where it fails,
 /// stalls or ends, every write throws `CancellationError`, so a loop of writes
-/// simply ends.
+/// simply ends. The stream acts on its point as the write that reaches it is
+/// delivered: that write returns, and the closure's task is cancelled.
 public struct StreamWriter: Sendable {
     let emitter: StreamEmitter
 

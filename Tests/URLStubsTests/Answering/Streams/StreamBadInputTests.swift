@@ -39,6 +39,11 @@ struct StreamBadInputTests {
             reason: ".failing(after: .chunks(4), with: …) cannot be applied: the body has only 3 chunks, so .chunks(4) is never reached"
         ),
         Refusal(
+            // An empty chunk delivers nothing, and counts for no point.
+            response: .chunks([Data("a".utf8), Data()]).failing(after: .chunks(2), with: .networkConnectionLost),
+            reason: ".failing(after: .chunks(2), with: …) cannot be applied: the body has only 1 chunk, so .chunks(2) is never reached"
+        ),
+        Refusal(
             response: .text("12345").stalling(after: .bytes(6)),
             reason: ".stalling(after: .bytes(6)) cannot be applied: the body has only 5 bytes, so .bytes(6) is never reached"
         ),
