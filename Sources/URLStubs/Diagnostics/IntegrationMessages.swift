@@ -12,8 +12,8 @@ public enum IntegrationMessages {
     /// What a suite's `.stubbed { … }` trait reports for a baseline stub that no
     /// test case of the suite used.
     public static func unusedBaseline(_ stub: String, at location: StubSourceLocation, suite: String, testCases: Int) -> String {
-        let cases = testCases == 1 ? "its 1 test case" : "any of its \(testCases) test cases"
-        return "URLStubs: the baseline stub \(stub) (registered at \(location)) of suite \(suite) answered no request in \(cases); remove it, or move it to the tests that need it."
+        let cases = testCases == 1 ? "the 1 test case of it that ran" : "any of the \(testCases) test cases of it that ran"
+        return "URLStubs: the baseline stub \(stub) (registered at \(location)) of suite \(suite) answered no request in \(cases); remove it, or move it to the tests that need it (in a run of some of the suite's tests, the others may use it)."
     }
 
     /// What a test case under a seeded scope is told, so that it can be replayed

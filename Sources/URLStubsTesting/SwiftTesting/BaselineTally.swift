@@ -12,6 +12,9 @@ final class BaselineTally: @unchecked Sendable {
 
     /// Where the trait that owns the tally was written.
     let owner: StubSourceLocation
+    /// The tally of the suite this one's suite is nested in, if it has one: its
+    /// test cases are that suite's too, and may use its baseline.
+    private let enclosing: BaselineTally?
     private let lock = NSLock()
     private var counts: [Key: Int] = [:]
     private var cases = 0
@@ -22,18 +25,24 @@ final class BaselineTally: @unchecked Sendable {
         let location: StubSourceLocation
     }
 
-    init(owner: StubSourceLocation) {
+    init(owner: StubSourceLocation, enclosing: BaselineTally? = nil) {
         self.owner = owner
+        self.enclosing = enclosing
+    }
+
+    /// The tally of the trait written at `owner`: this one or an enclosing one.
+    func tally(ownedBy owner: StubSourceLocation) -> BaselineTally? {
+        self.owner == owner ? self : enclosing?.tally(ownedBy: owner)
     }
 
     /// Runs the suite's `body` with a tally, then reports every baseline stub that
     /// no test case used, as a warning at the line that registered it.
     static func run(for suite: Test, baseline owner: StubSourceLocation?, _ body: () async throws -> Void) async throws {
-        guard let owner, current?.owner != owner else {
-            try await body() // A nested suite: the outer suite's tally counts.
+        guard let owner, current?.tally(ownedBy: owner) == nil else {
+            try await body() // A suite nested under the same trait: its tally counts.
             return
         }
-        let tally = BaselineTally(owner: owner)
+        let tally = BaselineTally(owner: owner, enclosing: current)
         try await $current.withValue(tally) { try await body() }
         for (message, location) in tally.unusedStubs(suite: suite.name) {
             Issue.recordWarning(message, at: location.swiftTesting)
@@ -59,7 +68,8 @@ final class BaselineTally: @unchecked Sendable {
         }
     }
 
-    /// Adds the use one test case's scope made of the baseline stubs.
+    /// Adds the use one test case's scope made of the baseline stubs, to this
+    /// tally and to those of the suites it is nested in.
     func add(_ usage: [StubUsage]) {
         lock.withLock {
             cases += 1
@@ -70,5 +80,6 @@ final class BaselineTally: @unchecked Sendable {
                 }
             }
         }
+        enclosing?.add(usage)
     }
 }

@@ -140,7 +140,7 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
         guard let setup else { return }
         let before = await scope.usage.count
         try await setup(scope)
-        if let location, let tally = BaselineTally.current, tally.owner == location {
+        if let location, let tally = BaselineTally.current?.tally(ownedBy: location) {
             await tally.markBaseline(Array(scope.usage.dropFirst(before)))
         }
     }

@@ -30,9 +30,24 @@ struct BaselineTallyTests {
         tally.add(await Self.testCase(baseline: ["config", "flags", "legacy"], requested: ["flags", "flags"], tally: tally))
         let report = tally.unusedStubs(suite: "ClientTests")
         #expect(report.map(\.0) == [
-            "URLStubs: the baseline stub GET https://baseline.example.com/legacy (registered at App/ClientTests.swift:13) of suite ClientTests answered no request in any of its 2 test cases; remove it, or move it to the tests that need it.",
+            "URLStubs: the baseline stub GET https://baseline.example.com/legacy (registered at App/ClientTests.swift:13) of suite ClientTests answered no request in any of the 2 test cases of it that ran; remove it, or move it to the tests that need it (in a run of some of the suite's tests, the others may use it).",
         ])
         #expect(report.map(\.1.line) == [13])
+    }
+
+    @Test("in nested suites with baselines of their own, a test case of the inner suite counts for the outer suite's baseline too")
+    func nestedSuites() async throws {
+        let inner = StubSourceLocation(fileID: "App/ClientTests.swift", filePath: "/src/ClientTests.swift", line: 30, column: 12)
+        let outerTally = BaselineTally(owner: Self.trait)
+        let innerTally = BaselineTally(owner: inner, enclosing: outerTally)
+        #expect(innerTally.tally(ownedBy: Self.trait) === outerTally)
+        #expect(innerTally.tally(ownedBy: inner) === innerTally)
+        // The outer suite's own test uses nothing; the inner suite's test uses the
+        // outer baseline's stub "config" (and its own baseline, at line 11 too, is
+        // marked on the inner tally).
+        outerTally.add(await Self.testCase(baseline: ["config"], requested: [], tally: outerTally))
+        innerTally.add(await Self.testCase(baseline: ["config"], requested: ["config"], tally: outerTally))
+        #expect(outerTally.unusedStubs(suite: "ClientTests").isEmpty)
     }
 
     @Test("a suite whose test cases all ran no request through a baseline stub reports each; a suite with no test case reports nothing")

@@ -113,6 +113,14 @@ final class StubbedTestCaseFailureTests: FailureCapturingTestCase {
         await stubScope.stub(.get("https://api.example.com/ok"), with: .status(200), times: .once)
         _ = try await getText("https://api.example.com/ok")
     }
+
+    /// A skipped method's scope reports nothing: its unmet expectation and its
+    /// unmatched request would turn the skip into a failure.
+    func testASkippedMethodRecordsNothing() async throws {
+        await stubScope.stub(.get("https://api.example.com/once"), with: .status(200), times: .once)
+        _ = try? await getText("https://api.example.com/unstubbed")
+        throw XCTSkip("skipped on purpose, after registering a stub it never asks for")
+    }
 }
 
 /// Proves that a test case's options giving a cassette's mode without a cassette
