@@ -29,7 +29,7 @@ enum FailureArtifacts {
         guard problems.contains(where: { !$0.isWarning }), let directory = directory ?? runDirectory else { return nil }
         // Made again (0700) if the run's directory was removed since.
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        let base = directory.appendingPathComponent(scope.filter { $0.isLetter || $0.isNumber }.prefix(60).description)
+        let base = freeBase(for: scope, in: directory)
         let (har, report) = contents(scope: scope, problems: problems, exchanges: exchanges, archive: archive)
         guard (har.map { writePrivately($0, to: base.appendingPathExtension("har")) } ?? true),
               writePrivately(Data(report.utf8), to: base.appendingPathExtension("txt")) else { return nil }
@@ -51,6 +51,21 @@ enum FailureArtifacts {
         }
         return nil
     }()
+
+    /// Where the artifacts of `scope` go in `directory`: the first 60 letters and
+    /// digits of its name, then `-2`, `-3`, … when an earlier scope of the run
+    /// (two tests whose long names begin alike) already wrote there. XCTest runs
+    /// a process's test methods one at a time.
+    private static func freeBase(for scope: String, in directory: URL) -> URL {
+        let stem = scope.filter { $0.isLetter || $0.isNumber }.prefix(60).description
+        var base = directory.appendingPathComponent(stem)
+        var number = 2
+        while FileManager.default.fileExists(atPath: base.appendingPathExtension("txt").path) {
+            base = directory.appendingPathComponent("\(stem)-\(number)")
+            number += 1
+        }
+        return base
+    }
 
     /// Writes `data` to a new file at `file` (replacing one there) with mode `0600`.
     private static func writePrivately(_ data: Data, to file: URL) -> Bool {

@@ -59,4 +59,22 @@ struct FailureArtifactsTests {
         #expect(FileManager.default.fileExists(atPath: base + ".har"))
         #expect(FailureArtifacts.write(scope: "testPasses", problems: [], exchanges: outcome.exchanges, archive: archive, in: directory.url) == nil)
     }
+
+    @Test("two failing XCTest scopes whose names share their first 60 letters write files of their own, neither replacing the other")
+    func namesAlikeDoNotCollide() async throws {
+        let outcome = await Self.failingScope()
+        let directory = try TemporaryDirectory()
+        let archive = ExchangeArchive(outcome.exchanges, environment: [:])
+        let prefix = "OrderHistorySynchronisationTestsWithAVeryLongNameThatGoesOnAndOn"
+        let lines = try ["A", "B"].map { suffix in
+            try #require(FailureArtifacts.write(scope: prefix + "." + "test" + suffix, problems: outcome.problems, exchanges: outcome.exchanges, archive: archive, in: directory.url))
+        }
+        let bases = lines.map { String($0.dropFirst("URLStubs: the failing scope's exchanges and report were written to ".count).dropLast(".{har,txt}".count)) }
+        #expect(Set(bases).count == 2)
+        #expect(bases.last?.hasSuffix("-2") == true)
+        for base in bases {
+            #expect(FileManager.default.fileExists(atPath: base + ".txt"))
+            #expect(FileManager.default.fileExists(atPath: base + ".har"))
+        }
+    }
 }
