@@ -181,7 +181,7 @@ struct RedactionTests {
         #expect(!body(#"{"p":"{\"password\":\"x\",\"n\":2}"}"#, matches: #"{"p":"{\"n\":1,\"password\":\"\#(redacted)\"}"}"#))
     }
 
-    @Test("on replay a placeholder right after = stands for one value of a query, a form or a cookie: it does not reach past &, ; or #")
+    @Test("on replay a placeholder right after = stands for one value of a query, a form or a cookie: it does not reach past & or ;, nor past # but in a form body")
     func listValuePlaceholders() {
         let redacted = Redaction.placeholder
         func body(_ actual: String, matches recorded: String) -> Bool {
@@ -191,6 +191,8 @@ struct RedactionTests {
         #expect(!body("user=ann&password=x&admin=true", matches: "user=ann&password=" + redacted))
         #expect(!body("password=x&admin=true&user=ann", matches: "password=" + redacted + "&user=ann"))
         #expect(body("password=x&user=ann", matches: "password=" + redacted + "&user=ann"))
+        // In a form body # is text (the redaction cuts values at & and ; only).
+        #expect(body("user=ann&password=p#1", matches: "user=ann&password=" + redacted))
         #expect(Redaction.value("https://app.example.com/cb?access_token=abc", matches: "https://app.example.com/cb?access_token=" + redacted))
         #expect(!Redaction.value("https://app.example.com/cb?access_token=abc#admin", matches: "https://app.example.com/cb?access_token=" + redacted))
         #expect(!Redaction.value("session=abc; admin=1", matches: "session=" + redacted))

@@ -120,7 +120,8 @@ final class StreamEmitter: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let now = progress.withLock { progress -> Bool in
-                    if progress.stop != nil || Task.isCancelled { return true }
+                    // A point of 0 is reached before anything is written.
+                    if progress.stop != nil || Self.isAtPoint(progress, of: stream) || Task.isCancelled { return true }
                     progress.stopWaiters[id] = continuation
                     return false
                 }

@@ -32,7 +32,7 @@ extension Redaction {
     static func value(_ actual: String?, matches recorded: String?) -> Bool {
         guard let recorded, let actual else { return actual == recorded }
         return recorded == placeholder || actual == recorded
-            || (recorded.contains(placeholder) && textMatches(Data(actual.utf8), Data(recorded.utf8)))
+            || (recorded.contains(placeholder) && textMatches(Data(actual.utf8), Data(recorded.utf8), listDelimiters: urlListDelimiters))
     }
 
     /// Whether `actual` equals the `recorded` body: byte for byte, or as equal JSON
@@ -45,7 +45,7 @@ extension Redaction {
         }
         guard let expected = try? JSONSerialization.jsonObject(with: recorded, options: [.fragmentsAllowed]),
               let given = try? JSONSerialization.jsonObject(with: actual, options: [.fragmentsAllowed]) else {
-            return textMatches(actual, recorded)
+            return textMatches(actual, recorded, listDelimiters: formListDelimiters)
         }
         return json(given, matches: expected)
     }
@@ -78,12 +78,18 @@ extension Redaction {
         }
     }
 
+    /// What ends a value of a `name=value` list in a URL or a header: the items'
+    /// separators and a URL's fragment.
+    private static let urlListDelimiters: Set<Character> = ["&", ";", "#"]
+    /// What ends a value of a form body, where `#` is text like any other.
+    private static let formListDelimiters: Set<Character> = ["&", ";"]
+
     /// Whether the text `actual` equals `recorded` where each placeholder in
     /// `recorded` stands for any text, except that a placeholder right after `=`
     /// replaced one value of a `name=value` list (a query, a form, a cookie): it
-    /// stands for text without the lists' delimiters `&`, `;` and `#`, so that
+    /// stands for text without `listDelimiters`, so that
     /// `password=URLSTUBS-REDACTED` does not match `password=x&admin=true`.
-    private static func textMatches(_ actual: Data, _ recorded: Data) -> Bool {
+    private static func textMatches(_ actual: Data, _ recorded: Data, listDelimiters: Set<Character>) -> Bool {
         guard let pattern = String(data: recorded, encoding: .utf8), pattern.contains(placeholder),
               let text = String(data: actual, encoding: .utf8) else { return false }
         let parts = pattern.components(separatedBy: placeholder)
@@ -91,7 +97,7 @@ extension Redaction {
         // Whether the placeholder being matched is one value of a list (see above).
         var isListValue = false
         func allows(_ matched: Substring) -> Bool {
-            !isListValue || !matched.contains(where: { $0 == "&" || $0 == ";" || $0 == "#" })
+            !isListValue || !matched.contains(where: listDelimiters.contains)
         }
         for (index, part) in parts.enumerated() {
             if index == 0 {

@@ -8,7 +8,9 @@ import Foundation
 /// was cancelled, its scope ended, or the stream reached the point where it fails,
 /// stalls or ends, every write throws `CancellationError`, so a loop of writes
 /// simply ends. The stream acts on its point as the write that reaches it is
-/// delivered: that write returns, and the closure's task is cancelled.
+/// delivered: that write returns, and the closure's task is cancelled. The
+/// request ends when the closure does: a closure should end when cancelled (the
+/// clock's sleeps and `Task.sleep` do).
 public struct StreamWriter: Sendable {
     let emitter: StreamEmitter
 

@@ -48,6 +48,28 @@ struct WrittenStreamPointTests {
         }
     }
 
+    @Test("a point of 0 is reached before the closure writes: the request fails at once with the chosen error, and the closure is cancelled")
+    func pointZero() async throws {
+        let clock = ManualClock()
+        let reader = ChunkReader()
+        defer { reader.close() }
+        let cancelled = Latch()
+        try await withStubScope(clock: clock) { scope in
+            await scope.stub(.get(url), with: StubResponse.stream { _ in
+                await withTaskCancellationHandler {
+                    await Latch().wait() // Never opened: only a cancel ends the wait.
+                } onCancel: {
+                    cancelled.open()
+                }
+            }.failing(after: .chunks(0), with: .networkConnectionLost))
+            let final = await reader.read(request(timeout: 60))
+            #expect(final.chunks.isEmpty)
+            #expect(final.errorCode == .networkConnectionLost)
+            await cancelled.wait()
+            #expect(await scope.exchanges.first?.endedAt == .zero)
+        }
+    }
+
     @Test("ending early after the chunk a write delivered finishes the response at once with what was written")
     func endsAtTheWrite() async throws {
         let clock = ManualClock()
@@ -81,6 +103,7 @@ struct WrittenStreamPointTests {
             async let reading = reader.read(task)
             await reader.chunks(1, of: task)
             await cancelled.wait()
+            try await clock.waitForSleepers(atLeast: 1) // The stall, waiting for its timeout.
             await clock.advance(by: .milliseconds(59_999))
             #expect(reader.reading(of: task).error == nil)
             await clock.advance(by: .milliseconds(1))
