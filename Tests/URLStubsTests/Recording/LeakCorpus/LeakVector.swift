@@ -125,6 +125,17 @@ struct LeakVector: Sendable, CustomTestStringConvertible {
     }
 }
 
+extension LeakVector {
+    /// The response body a cassette holds after a GET answered with `response`,
+    /// where nothing is secret, was recorded; `nil` when no response was written.
+    static func writtenBody(of response: @escaping @Sendable () -> ServedResponse) async throws -> Data? {
+        let vector = LeakVector("as written", secret: "no-such-secret", requests: { [.to($0.url("/x"))] }, respond: { _ in response() }, .redacted([]))
+        let text = try #require(try await vector.record().text)
+        guard case let .response(_, _, written) = try HARFile.decode(Data(text.utf8)).cassetteEntries.first?.answer else { return nil }
+        return written
+    }
+}
+
 /// Spellings of a secret an attacker-minded server may echo.
 enum Spelling {
     static func base64(_ text: String, alignment: Int = 0, url: Bool = false) -> String {

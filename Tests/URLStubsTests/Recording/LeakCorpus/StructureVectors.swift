@@ -108,14 +108,7 @@ struct StructureCorpusTests {
     func binaryOpeningLikeABOM() async throws {
         // A lone surrogate after the mark: not UTF-16 text, which would have made it a marker.
         let body = Data([0xFF, 0xFE, 0x00, 0xD8, 0x41, 0x00])
-        let vector = LeakVector("binary", secret: "no-such-secret", requests: { [.to($0.url("/x"))] }, respond: { _ in
-            ServedResponse(headers: ["Content-Type": "application/octet-stream"], body: body)
-        }, .redacted([]))
-        let text = try #require(try await vector.record().text)
-        guard case let .response(_, _, written) = try HARFile.decode(Data(text.utf8)).cassetteEntries.first?.answer else {
-            Issue.record("no response was written")
-            return
-        }
+        let written = try await LeakVector.writtenBody { ServedResponse(headers: ["Content-Type": "application/octet-stream"], body: body) }
         #expect(written == body)
     }
 
@@ -144,13 +137,7 @@ struct StructureCorpusTests {
     @Test("a JSON document that names no key twice and has nothing to redact is written byte for byte as it came")
     func untouchedJSON() async throws {
         let json = #"{ "b": 1,  "a": [ {"x": "y"} ], "note": "a \"quoted\" colon: here" }"#
-        let vector = LeakVector("untouched", secret: "no-such-secret", requests: { [.to($0.url("/x"))] }, respond: { _ in .json(json) }, .redacted([]))
-        let text = try #require(try await vector.record().text)
-        let entries = try HARFile.decode(Data(text.utf8)).cassetteEntries
-        guard case let .response(_, _, written) = entries.first?.answer else {
-            Issue.record("no response was written")
-            return
-        }
+        let written = try await LeakVector.writtenBody { .json(json) }
         #expect(written == Data(json.utf8))
     }
 }
