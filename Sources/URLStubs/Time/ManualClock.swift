@@ -101,7 +101,9 @@ public final class ManualClock: Clock, Sendable {
     /// something else (a computed answer's closure, a written stream's next
     /// piece), is not a sleeper either, though an advance past it times the
     /// request out: only the waits the request itself is in (a delay, a stream's
-    /// interval, a stall, an answer that never comes) count.
+    /// interval, a stall, an answer that never comes) count, and an endless one (a
+    /// stall or an answer that never comes, of a request whose `timeoutInterval`
+    /// is zero or infinite) does not: no advance could end it.
     public var sleeperCount: Int {
         state.withLock { $0.countedSleepers }
     }

@@ -108,6 +108,25 @@ struct ScopeClockTests {
         }
     }
 
+    @Test("a request that waits for ever (.noResponse with a zero timeoutInterval) is not one of the manual clock's sleepers: no advance could wake it")
+    func endlessWaitIsNotASleeper() async throws {
+        let clock = ManualClock()
+        try await withStubScope(clock: clock) { scope in
+            await scope.stub(.get(url), with: .noResponse)
+            var request = URLRequest(url: url)
+            request.timeoutInterval = 0
+            let loading = Task { [request] in try await URLSession.stubbed.data(for: request) }
+            _ = try await scope.waitForRequest(matching: .get(url), timeout: .patience)
+            await #expect(throws: ManualClock.SleepersTimeout.self) {
+                try await clock.waitForSleepers(atLeast: 1, timeout: .milliseconds(300))
+            }
+            #expect(clock.sleeperCount == 0)
+            loading.cancel()
+            let error = await #expect(throws: URLError.self) { try await loading.value }
+            #expect(error?.code == .cancelled)
+        }
+    }
+
     @Test("a response that never comes times out at the request's timeoutInterval")
     func neverTimesOut() async throws {
         let clock = ManualClock()
