@@ -70,7 +70,9 @@ struct RequestTimeout {
     }
 
     /// Runs `operation` until it finishes or the request times out, whichever comes
-    /// first (the loser is cancelled); `nil` when the calling task is cancelled first.
+    /// first (the loser is cancelled, and not waited for: see
+    /// ``firstToEnd(_:_:whenCancelled:)``); `nil` when the calling task is cancelled
+    /// first.
     func race<Value: Sendable>(_ operation: @escaping @Sendable () async throws -> Value) async -> RaceEnd<Result<Value, any Error>>? {
         guard let interval else {
             let result = await Result { try await operation() }
@@ -78,18 +80,12 @@ struct RequestTimeout {
         }
         let clock = exchange.clock
         let deadline = exchange.startedAt + interval
-        let end = await withTaskGroup(of: RaceEnd<Result<Value, any Error>>?.self) { group in
-            group.addTask { .finished(await Result { try await operation() }) }
-            group.addTask { await clock.watch(deadline) ? .timedOut : nil }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        let end: RaceEnd<Result<Value, any Error>>? = await firstToEnd({ .finished(await Result { try await operation() }) }, { await clock.watch(deadline) ? .timedOut : nil }, whenCancelled: nil)
         return Task.isCancelled ? nil : end
     }
 
     /// Runs `operation` until it finishes or the request times out idle, whichever
-    /// comes first (the loser is cancelled): idle once `interval` has passed on the
+    /// comes first (the loser is cancelled, and not waited for): idle once `interval` has passed on the
     /// scope's clock since `lastActivity` (read afresh at each check), as an idle
     /// connection's timer restarts with each piece; `nil` when the calling task is
     /// cancelled first. The timeout is watched (see ``ScopeClock/watch``), not slept.
@@ -99,19 +95,13 @@ struct RequestTimeout {
             return Task.isCancelled ? nil : .finished(value)
         }
         let clock = exchange.clock
-        let end = await withTaskGroup(of: RaceEnd<Value>?.self) { group in
-            group.addTask { .finished(await operation()) }
-            group.addTask {
-                while true {
-                    let deadline = lastActivity() + interval
-                    guard clock.elapsed() < deadline else { return .timedOut }
-                    guard await clock.watch(deadline) else { return nil }
-                }
+        let end: RaceEnd<Value>? = await firstToEnd({ .finished(await operation()) }, {
+            while true {
+                let deadline = lastActivity() + interval
+                guard clock.elapsed() < deadline else { return .timedOut }
+                guard await clock.watch(deadline) else { return nil }
             }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        }, whenCancelled: nil)
         return Task.isCancelled ? nil : end
     }
 

@@ -192,6 +192,33 @@ struct ScopeClockTests {
         }
     }
 
+    @Test("a computed response whose closure ignores cancellation still fails at the timeout, without waiting for the closure")
+    func closureIgnoringCancellationTimesOut() async throws {
+        let clock = ManualClock()
+        let hold = Hold()
+        let started = Latch()
+        try await withStubScope(clock: clock) { scope in
+            await scope.stub(.get(url)) { _ in
+                started.open()
+                await hold.wait() // Not ended by a cancel: only by hold.release().
+                return .text("too late")
+            }
+            var request = URLRequest(url: url)
+            request.timeoutInterval = 10
+            let loading = Task { try await URLSession.stubbed.data(for: request) }
+            // Should the request wait for the closure after all, this ends the wait
+            // (and the expectation below fails) instead of hanging the run.
+            let watchdog = Task { try? await Task.sleep(for: .seconds(20)); hold.release() }
+            defer { watchdog.cancel() }
+            await started.wait()
+            await clock.advance(by: .seconds(10))
+            let error = await #expect(throws: URLError.self) { try await loading.value }
+            #expect(error?.code == .timedOut)
+            #expect(!hold.isReleased)
+            hold.release()
+        }
+    }
+
     @Test("a watched timeout ends at its instant on the manual clock, even when the clock passed that instant before the watch began")
     func watchEndsAtAnInstant() async {
         let manual = ManualClock()

@@ -46,27 +46,22 @@ struct StreamPlayback: Sendable {
         case let .writer(write):
             let scope = route.scope
             // The closure, until it returns or the stream stops (at its point, the
-            // moment the write that reaches it is delivered): then it is cancelled.
+            // moment the write that reaches it is delivered): then it is cancelled,
+            // and not waited for.
             let run: @Sendable () async -> (any Error)? = {
-                await withTaskGroup(of: (any Error)?.self) { group in
-                    group.addTask {
-                        do {
-                            try await StubScope.currentBinding.withValue(scope) {
-                                try await write(StreamWriter(emitter: emitter))
-                            }
-                            return nil
-                        } catch {
-                            return error
+                await firstToEnd({
+                    do {
+                        try await StubScope.currentBinding.withValue(scope) {
+                            try await write(StreamWriter(emitter: emitter))
                         }
-                    }
-                    group.addTask {
-                        await emitter.untilStopped()
                         return nil
+                    } catch {
+                        return error
                     }
-                    let first = await group.next() ?? nil
-                    group.cancelAll()
-                    return first
-                }
+                }, {
+                    await emitter.untilStopped()
+                    return nil
+                }, whenCancelled: nil)
             }
             guard let exchange else {
                 thrown = await run()

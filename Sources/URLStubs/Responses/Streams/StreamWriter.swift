@@ -8,9 +8,8 @@ import Foundation
 /// was cancelled, its scope ended, or the stream reached the point where it fails,
 /// stalls or ends, every write throws `CancellationError`, so a loop of writes
 /// simply ends. The stream acts on its point as the write that reaches it is
-/// delivered: that write returns, and the closure's task is cancelled. The
-/// request ends when the closure does: a closure should end when cancelled (the
-/// clock's sleeps and `Task.sleep` do).
+/// delivered: that write returns, and the closure's task is cancelled (the
+/// request does not wait for a closure that ignores it).
 public struct StreamWriter: Sendable {
     let emitter: StreamEmitter
 

@@ -70,6 +70,29 @@ struct WrittenStreamPointTests {
         }
     }
 
+    @Test("a closure that ignores cancellation does not hold back its stream's point: the request fails at once all the same")
+    func closureIgnoringCancellation() async throws {
+        let clock = ManualClock()
+        let reader = ChunkReader()
+        defer { reader.close() }
+        let hold = Hold()
+        try await withStubScope(clock: clock) { scope in
+            await scope.stub(.get(url), with: StubResponse.stream { writer in
+                try await writer.write("a")
+                await hold.wait() // Not ended by a cancel: only by hold.release().
+            }.failing(after: .chunks(1), with: .networkConnectionLost))
+            // Should the request wait for the closure after all, this ends the wait
+            // (and the expectation below fails) instead of hanging the run.
+            let watchdog = Task { try? await Task.sleep(for: .seconds(20)); hold.release() }
+            defer { watchdog.cancel() }
+            let final = await reader.read(request(timeout: 60))
+            #expect(final.texts == ["a"])
+            #expect(final.errorCode == .networkConnectionLost)
+            #expect(!hold.isReleased)
+            hold.release()
+        }
+    }
+
     @Test("ending early after the chunk a write delivered finishes the response at once with what was written")
     func endsAtTheWrite() async throws {
         let clock = ManualClock()

@@ -56,6 +56,43 @@ final class Latch: Sendable {
     }
 }
 
+/// A wait that a cancel does not end, only ``release()``: what a user's closure
+/// that ignores cancellation does.
+final class Hold: Sendable {
+    private let state = Locked<(isReleased: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    init() {}
+
+    var isReleased: Bool {
+        state.withLock { $0.isReleased }
+    }
+
+    /// Returns once released, whether or not the calling task is cancelled.
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if state.isReleased { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if now {
+                continuation.resume()
+            }
+        }
+    }
+
+    func release() {
+        let waiters = state.withLock { state in
+            state.isReleased = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters {
+            waiter.resume()
+        }
+    }
+}
+
 /// A rendezvous of `parties` tasks: each ``arrive()`` returns once all have
 /// arrived, so what they do next overlaps for certain.
 final class Barrier: Sendable {
