@@ -56,6 +56,22 @@ enum PatternMessages {
         "the URL regular expression \"\(source)\" cannot be compiled: \(reason)"
     }
 
+    static func invalidHostCondition(_ host: String, reason: String) -> String {
+        "\"\(host)\" is not a host: \(reason)"
+    }
+
+    static let hostIsEmpty = "it is empty"
+    static let hostIsAURL = "write the host alone, such as \"api.example.com\", without a scheme, a user, a path, a query or a fragment"
+    static let hostHasAPort = "write the host without its port, such as \"localhost\""
+
+    static func hostCharacter(_ character: Character) -> String {
+        "it contains \"\(character)\""
+    }
+
+    static func hostLabel(_ label: Substring) -> String {
+        "its label \"\(label)\" is too long to write in ASCII"
+    }
+
     static func invalidSchemeCondition(_ scheme: String) -> String {
         let hint = scheme.contains(":") ? " (write the scheme alone, such as \"https\", without \"://\")" : ""
         return "\"\(scheme)\" is not a scheme: a scheme is a letter followed by letters, digits, \"+\", \"-\" or \".\"" + hint

@@ -105,9 +105,12 @@ extension StubRegistry {
         if let seed {
             return ScopeFaults(seed: seed, origin: .explicit, requestedSeed: seed, seededAt: location)
         }
+        // The nearest enclosing scope's seed: its faults' or, before its first
+        // faults, the one its options give (``setSeed(_:of:)``).
         for ancestor in scopeState.ancestors {
-            if let inherited = scopes[ancestor.id]?.feature(ScopeFaults.self) {
-                return ScopeFaults(seed: inherited.seed, origin: .inherited(ancestor), requestedSeed: nil, seededAt: location)
+            guard let ancestorState = scopes[ancestor.id] else { continue }
+            if let inherited = ancestorState.feature(ScopeFaults.self)?.seed ?? ancestorState.feature(ScopeSeed.self)?.seed {
+                return ScopeFaults(seed: inherited, origin: .inherited(ancestor), requestedSeed: nil, seededAt: location)
             }
         }
         return ScopeFaults(seed: random, origin: .random, requestedSeed: nil, seededAt: location)

@@ -56,8 +56,19 @@ extension RequestPattern {
 
     /// Matches every request to `host` (compared case-insensitively), whatever its
     /// method, scheme, port and path: `.host("localhost")`.
+    ///
+    /// Write the host alone: `"api.example.com"`, not a URL or `"localhost:8080"`
+    /// (such a pattern is refused, naming why). A host with non-ASCII letters is
+    /// matched in the ASCII form requests carry (`bücher.example` as
+    /// `xn--bcher-kva.example`), and an IPv6 address with or without its brackets
+    /// (`::1`, `[::1]`).
     public static func host(_ host: String) -> RequestPattern {
-        RequestPattern.anyRequest.adding(.host(host))
+        switch URLText.hostCondition(host) {
+        case let .success(normalized):
+            RequestPattern.anyRequest.adding(.host(normalized))
+        case let .failure(problem):
+            RequestPattern.anyRequest.failing(PatternMessages.invalidHostCondition(host, reason: problem.reason))
+        }
     }
 
     /// Matches the requests for which `predicate` returns `true`.

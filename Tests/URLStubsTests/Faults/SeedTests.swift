@@ -164,6 +164,20 @@ struct SeedTests {
     }
 
     @Test(
+        "a nested scope given no seed takes the seed its enclosing scope's options give, before that scope made any faults or shuffle call",
+        .enabled(if: seedsAreChosenByTests, "URLSTUBS_SEED overrides the seed this test chooses")
+    )
+    func inheritanceOfAnOptionsSeed() async throws {
+        try await withStubScope(StubScopeOptions(seed: 42)) { outer in
+            try await withStubScope { inner in
+                await inner.injectFaults(rate: 0)
+                #expect(await inner.seed == 42)
+            }
+            #expect(await outer.seed == nil)
+        }
+    }
+
+    @Test(
         "a seed that disagrees with the scope's seed is reported at its call's line; the scope keeps its one seed",
         .enabled(if: environmentSeedIsReadable, "an unreadable URLSTUBS_SEED is a problem of every seeded scope")
     )

@@ -98,4 +98,45 @@ struct InternationalHostTests {
             Issue.record("unexpected: \(error)")
         }
     }
+
+    @Test(".host() with an international host matches the request Foundation sends, in its ASCII form; so do faults given that pattern", arguments: hosts)
+    func hostCondition(host: String) async throws {
+        let url = try #require(URL(string: "https://\(host)/x"))
+        try await withStubScope { scope in
+            await scope.stub(.host(host), with: .text("matched"))
+            let (data, _) = try await URLSession.stubbed.data(from: url)
+            #expect(String(decoding: data, as: UTF8.self) == "matched")
+            await scope.injectFaults(.host(host), rate: 1, faults: [.serviceUnavailable], seed: 1)
+            let (_, response) = try await URLSession.stubbed.data(from: url)
+            #expect((response as? HTTPURLResponse)?.statusCode == 503)
+        }
+    }
+
+    @Test(".host() is refused, naming why, for what no request's host can be: a URL, a port, a user, a character no host has", arguments: [
+        ("", "it is empty"),
+        ("https://api.example.com", "write the host alone, such as \"api.example.com\", without a scheme, a user, a path, a query or a fragment"),
+        ("api.example.com/users", "write the host alone, such as \"api.example.com\", without a scheme, a user, a path, a query or a fragment"),
+        ("ann@api.example.com", "write the host alone, such as \"api.example.com\", without a scheme, a user, a path, a query or a fragment"),
+        ("localhost:8080", "write the host without its port, such as \"localhost\""),
+        ("[::1]:8080", "write the host without its port, such as \"localhost\""),
+        ("api example.com", "it contains \" \""),
+    ])
+    func hostConditionRefused(host: String, reason: String) async {
+        let error = await thrownError(StubVerificationError.self) {
+            try await withStubScope { scope in
+                _ = await scope.stub(.host(host), with: .status(200))
+            }
+        }
+        #expect(error?.problems.map(\.message) == ["The stub \(RequestPattern.host(host)) cannot be used: \"\(host)\" is not a host: \(reason)."])
+    }
+
+    @Test(".host() with an IPv6 address matches it with or without its brackets, and any case")
+    func ipv6HostCondition() {
+        let url = URL(string: "http://[::1]:8080/x")!
+        let request = RecordedRequest(urlRequest: URLRequest(url: url), url: url, body: nil, sequenceNumber: 1)
+        for host in ["::1", "[::1]", "[::1]"] {
+            #expect(RequestPattern.host(host).evaluate(request, exhaustive: false).isMatch, "\(host)")
+        }
+        #expect(RequestPattern.host("API.Example.com").evaluate(RecordedRequest(urlRequest: URLRequest(url: URL(string: "https://api.example.com/")!), url: URL(string: "https://api.example.com/")!, body: nil, sequenceNumber: 1), exhaustive: false).isMatch)
+    }
 }
