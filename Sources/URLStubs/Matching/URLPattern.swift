@@ -155,7 +155,11 @@ final class URLPattern: Sendable {
             return
         }
         guard let parts = URLText.split(source[...]) else {
-            throw PatternError(source.contains(":") ? PatternMessages.noHost(source) : PatternMessages.noScheme(source))
+            // `https:/x` has a scheme and no host; `localhost:8080/x` a host and a
+            // port, and no scheme.
+            let afterColon = source.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first
+            let isHostAndPort = afterColon?.first?.isASCII == true && afterColon?.first?.isNumber == true
+            throw PatternError(source.contains(":") && !isHostAndPort ? PatternMessages.noHost(source) : PatternMessages.noScheme(source))
         }
         guard URLText.isValidScheme(parts.scheme) else {
             throw PatternError(PatternMessages.invalidScheme(source, scheme: parts.scheme))

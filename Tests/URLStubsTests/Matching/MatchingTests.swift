@@ -215,6 +215,7 @@ struct MatchingTests {
     @Test("a malformed pattern is reported with the reason and never matches", arguments: [
         ("", "the URL pattern is empty"),
         ("api.example.com/x", "has no scheme"),
+        ("localhost:8080/health", "has no scheme"),
         ("https:///x", "has no host"),
         ("https://api.example.com/**/x", "uses ** before the end of the path"),
         ("https://api.example.com/{id", "malformed template segment"),
