@@ -13,7 +13,7 @@ extension URLText {
             return .failure(HostProblem(reason: PatternMessages.hostIsAURL))
         }
         var text = host[...]
-        let colons = host.count(where: { $0 == ":" })
+        let colons = host.reduce(0) { $1 == ":" ? $0 + 1 : $0 }
         if colons == 1, !host.hasPrefix("[") {
             return .failure(HostProblem(reason: PatternMessages.hostHasAPort))
         }

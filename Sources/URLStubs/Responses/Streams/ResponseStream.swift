@@ -39,7 +39,7 @@ struct ResponseStream: Sendable {
     var unreachableInterruption: String? {
         guard let (point, _) = interruption, case let .chunks(chunks, _) = source else { return nil }
         // An empty chunk delivers nothing, and counts for no point.
-        let available = point.unit == .chunks ? chunks.count(where: { !$0.isEmpty }) : chunks.reduce(0) { $0 + $1.count }
+        let available = point.unit == .chunks ? chunks.reduce(0) { $1.isEmpty ? $0 : $0 + 1 } : chunks.reduce(0) { $0 + $1.count }
         guard point.count > available else { return nil }
         return ResponseMessages.interruptionPastEnd(point, available: available, unit: point.unit)
     }
