@@ -192,7 +192,8 @@ final class URLPattern: Sendable {
         }
         var port: Int?
         if let portText, !portText.isEmpty {
-            guard let number = Int(portText), (0...65_535).contains(number) else {
+            // Digits only: `Int` would also take a sign (`+443`), which no URL's port has.
+            guard portText.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int(portText), (0...65_535).contains(number) else {
                 throw PatternError(PatternMessages.invalidPort(source, port: portText))
             }
             port = number

@@ -217,6 +217,8 @@ struct MatchingTests {
         ("api.example.com/x", "has no scheme"),
         ("localhost:8080/health", "has no scheme"),
         ("https:///x", "has no host"),
+        ("https://api.example.com:+443/x", "has an invalid port \"+443\": a port is a number from 0 to 65535"),
+        ("https://api.example.com:-1/x", "has an invalid port \"-1\""),
         ("https://api.example.com/**/x", "uses ** before the end of the path"),
         ("https://api.example.com/{id", "malformed template segment"),
         ("https://api.example.com/x#top", "has a fragment"),
