@@ -106,7 +106,7 @@ struct RedirectCancellationTests {
             request.cancel()
             // URLSession stops the protocol on its own queue, a moment later (the
             // wait is for Foundation's queue, not for a task).
-            let deadline = Date(timeIntervalSinceNow: 20)
+            let deadline = Date(timeIntervalSinceNow: .patience)
             while !Self.lastRedirectIsCancelled(in: scope, path: last), Date() < deadline {
                 usleep(1_000)
             }

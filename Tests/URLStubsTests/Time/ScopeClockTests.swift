@@ -208,7 +208,7 @@ struct ScopeClockTests {
             let loading = Task { try await URLSession.stubbed.data(for: request) }
             // Should the request wait for the closure after all, this ends the wait
             // (and the expectation below fails) instead of hanging the run.
-            let watchdog = Task { try? await Task.sleep(for: .seconds(20)); hold.release() }
+            let watchdog = Task { try? await Task.sleep(for: .patience); hold.release() }
             defer { watchdog.cancel() }
             await started.wait()
             await clock.advance(by: .seconds(10))

@@ -83,7 +83,7 @@ struct WrittenStreamPointTests {
             }.failing(after: .chunks(1), with: .networkConnectionLost))
             // Should the request wait for the closure after all, this ends the wait
             // (and the expectation below fails) instead of hanging the run.
-            let watchdog = Task { try? await Task.sleep(for: .seconds(20)); hold.release() }
+            let watchdog = Task { try? await Task.sleep(for: .patience); hold.release() }
             defer { watchdog.cancel() }
             let final = await reader.read(request(timeout: 60))
             #expect(final.texts == ["a"])
