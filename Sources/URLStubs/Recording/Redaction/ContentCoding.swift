@@ -32,37 +32,26 @@ enum ContentCoding {
         // like it: text that also decodes whole as its label says is both, and is
         // not written.
         if isText(body) {
-            return decodesWhole(body, codings: codings) ? .undecodable(RecordingMessages.textThatInflates) : .plain(body)
+            guard case .decoded = decode(body, codings: codings, whole: true) else { return .plain(body) }
+            return .undecodable(RecordingMessages.textThatInflates)
         }
         return decode(body, codings: codings)
     }
 
-    /// Whether `body` decodes as `codings` say to the last byte of each layer.
-    private static func decodesWhole(_ body: Data, codings: [String]) -> Bool {
-        var bytes = body
-        for coding in codings.reversed() {
-            switch coding {
-            case "gzip", "x-gzip":
-                guard let inflated = try? Inflater.gunzip(bytes) else { return false }
-                bytes = inflated
-            case "deflate":
-                guard let inflated = Inflater.inflateWhole(bytes) else { return false }
-                bytes = inflated
-            default:
-                return false
-            }
-        }
-        return true
-    }
-
-    /// `body` with `codings` undone, last first.
-    private static func decode(_ body: Data, codings: [String]) -> Decoded {
+    /// `body` with `codings` undone, last first; with `whole`, only when each layer
+    /// decodes to its last byte.
+    private static func decode(_ body: Data, codings: [String], whole: Bool = false) -> Decoded {
         var bytes = body
         for coding in codings.reversed() {
             do {
                 switch coding {
                 case "gzip", "x-gzip":
                     bytes = try Inflater.gunzip(bytes)
+                case "deflate" where whole:
+                    guard let inflated = Inflater.inflateWhole(bytes) else {
+                        return .undecodable("its deflate data does not end at its last byte")
+                    }
+                    bytes = inflated
                 case "deflate":
                     bytes = try Inflater.inflateZlibOrRaw(bytes)
                 default:
@@ -111,12 +100,12 @@ enum ContentCoding {
         if bytes == [0x1F, 0x8B, 0x08] {
             return Inflater.gunzipRecovering(data)
         }
-        if bytes.count >= 2, bytes[0] & 0x0F == 8, (UInt16(bytes[0]) << 8 | UInt16(bytes[1])) % 31 == 0 {
+        if let start = Inflater.zlibDataOffset(bytes) {
             // FDICT: a dictionary id follows the header, and the data may refer
             // back into the dictionary; what comes before such a reference is
             // recovered without it. Raw DEFLATE data can open like a zlib header
             // too: whichever gives more.
-            let zlib = Inflater.inflateRecovering(data, from: bytes[1] & 0x20 == 0 ? 2 : 6)
+            let zlib = Inflater.inflateRecovering(data, from: start)
             let raw = Inflater.inflateRecovering(data, from: 0)
             return raw.count > zlib.count ? raw : zlib
         }

@@ -60,6 +60,16 @@ enum Inflater {
         } while offset < bytes.count && bytes[offset...].contains(where: { $0 != 0 })
     }
 
+    /// Where the DEFLATE data starts in `bytes` when they open with a zlib header
+    /// (RFC 1950: method 8, and check bits that make the first two bytes a multiple
+    /// of 31): 2, or 6 after a preset dictionary's id. `nil` when they do not.
+    static func zlibDataOffset(_ bytes: some Collection<UInt8>) -> Int? {
+        var iterator = bytes.makeIterator()
+        guard let method = iterator.next(), let flags = iterator.next(),
+              method & 0x0F == 8, (Int(method) << 8 | Int(flags)) % 31 == 0 else { return nil }
+        return flags & 0x20 == 0 ? 2 : 6
+    }
+
     /// What a reader can recover from `data` read as raw DEFLATE data from byte
     /// `position`: as far as it inflates, whether or not it ends well.
     static func inflateRecovering(_ data: Data, from position: Int) -> Data {
@@ -75,7 +85,7 @@ enum Inflater {
     /// ends early is common (`{` and a line break end a fixed-code block).
     static func inflateWhole(_ data: Data) -> Data? {
         let bytes = [UInt8](data)
-        if bytes.count >= 6, bytes[0] & 0x0F == 8, (Int(bytes[0]) << 8 | Int(bytes[1])) % 31 == 0, bytes[1] & 0x20 == 0 {
+        if bytes.count >= 6, zlibDataOffset(bytes) == 2 {
             var output: [UInt8] = []
             var reader = BitReader(bytes: bytes, position: 2)
             if (try? inflate(&reader, into: &output)) != nil, reader.alignedPosition + 4 == bytes.count {
@@ -93,7 +103,7 @@ enum Inflater {
     static func inflateZlibOrRaw(_ data: Data) throws(Failure) -> Data {
         let bytes = [UInt8](data)
         var output: [UInt8] = []
-        if bytes.count >= 2, bytes[0] & 0x0F == 8, (Int(bytes[0]) << 8 | Int(bytes[1])) % 31 == 0, bytes[1] & 0x20 == 0 {
+        if zlibDataOffset(bytes) == 2 {
             var reader = BitReader(bytes: bytes, position: 2)
             if (try? inflate(&reader, into: &output)) != nil {
                 return Data(output)
