@@ -152,14 +152,28 @@ actor StubRegistry {
         finishScope(scope).problems
     }
 
-    /// Ends `scope` as ``endScope(_:)`` does, and returns its exchanges and stub use too.
-    nonisolated func finishScope(_ scope: StubScope) -> Ending {
+    /// What ending a scope reads besides its problems: its exchanges (always read
+    /// when it has a problem, for the problems to be scrubbed of their secrets),
+    /// and its stubs' use. A scope that ends with no problem, as most do, need not
+    /// copy its log out.
+    struct Keeping: OptionSet {
+        let rawValue: Int
+        /// Every exchange, whether or not the scope has a problem.
+        static let exchanges = Keeping(rawValue: 1)
+        /// Each stub's use.
+        static let usage = Keeping(rawValue: 2)
+        static let all: Keeping = [.exchanges, .usage]
+    }
+
+    /// Ends `scope` as ``endScope(_:)`` does, and returns what `keeping` asks for
+    /// too: its exchanges (read anyway when it has a problem) and stub use.
+    nonisolated func finishScope(_ scope: StubScope, keeping: Keeping = .all) -> Ending {
         let removed = withIsolation { registry -> Removal? in
             guard !scope.isGlobal, let ended = registry.scopes.removeValue(forKey: scope.id) else { return nil }
             // Most scopes end with nothing in flight: no sort (generic code in a debug build).
             let flights = ended.inFlight.isEmpty ? [] : ended.inFlight.values.sorted { $0.request.sequenceNumber < $1.request.sequenceNumber }
             // With nothing in flight there is nothing to fail first: its log is read now.
-            return Removal(ended: EndedScope(state: ended), flights: flights, seedNote: registry.note(of: ended), read: flights.isEmpty ? Self.read(ended) : nil)
+            return Removal(ended: EndedScope(state: ended), flights: flights, seedNote: registry.note(of: ended), read: flights.isEmpty ? Self.read(ended, keeping: keeping) : nil)
         }
         guard let removed else {
             return Ending(problems: [], exchanges: [], usage: [])
@@ -180,7 +194,8 @@ actor StubRegistry {
                 // producer drops that answer, and the request fails as abandoned.
                 flight.exchange.decide(.abandoned(error))
             }
-            return Self.read(endedScope.state)
+            // Its abandoned requests are problems: the exchanges are read.
+            return Self.read(endedScope.state, keeping: keeping.union(.exchanges))
         }
         var warnings: [StubProblem] = []
         var producers: [Task<Void, Never>] = []
@@ -243,9 +258,10 @@ actor StubRegistry {
         let read: Read?
     }
 
-    /// Reads what `state`, an ended scope's, leaves (see ``Read``); in the
-    /// registry's isolation, as its exchanges and counts may still change.
-    private static func read(_ state: ScopeState) -> Read {
+    /// Reads what `state`, an ended scope's, leaves (see ``Read``) and `keeping`
+    /// asks for; in the registry's isolation, as its exchanges and counts may
+    /// still change.
+    private static func read(_ state: ScopeState, keeping: Keeping) -> Read {
         // Loops by index: in a debug build (where tests run) `map` and `compactMap`
         // are generic code, a chain of calls for each element.
         let entries = state.entries
@@ -257,15 +273,21 @@ actor StubRegistry {
             }
             index += 1
         }
-        let logged = state.log.inOrder
+        // Problems come from the state, its unmet expectations, its abandoned
+        // requests (then the caller keeps the exchanges) and its features, which
+        // read the exchanges.
+        let mayHaveProblems = !state.problems.isEmpty || !unmet.isEmpty || !state.features.isEmpty
         var exchanges: [RecordedExchange] = []
-        exchanges.reserveCapacity(logged.count)
-        index = 0
-        while index < logged.count {
-            exchanges.append(logged[index].snapshot)
-            index += 1
+        if keeping.contains(.exchanges) || mayHaveProblems {
+            let logged = state.log.inOrder
+            exchanges.reserveCapacity(logged.count)
+            index = 0
+            while index < logged.count {
+                exchanges.append(logged[index].snapshot)
+                index += 1
+            }
         }
-        return Read(exchanges: exchanges, unmet: unmet, usage: state.usage)
+        return Read(exchanges: exchanges, unmet: unmet, usage: keeping.contains(.usage) ? state.usage : [])
     }
 
     /// Each stub of `scope`, oldest first, with its hits so far.

@@ -23,9 +23,12 @@ extension StubScope {
         /// Every unmatched request, unmet expectation, unusable stub and abandoned
         /// request of the scope; see ``StubProblem/isWarning``.
         public let problems: [StubProblem]
-        /// Every request the scope received, with its outcome.
+        /// Every request the scope received, with its outcome: always when the
+        /// scope has a problem, and otherwise only when the scope was opened
+        /// keeping them (empty if not).
         public let exchanges: [RecordedExchange]
-        /// Each stub the scope had, with how many requests it answered.
+        /// Each stub the scope had, with how many requests it answered; empty
+        /// unless the scope was opened keeping it.
         public let usage: [StubUsage]
         /// The seed lines of the scope's faults and response order (`Faults seeded
         /// with 1234 (replay with URLSTUBS_SEED=1234).`), or `nil` when it was not
@@ -37,11 +40,17 @@ extension StubScope {
     /// result together with the problems found when the scope ended, without
     /// throwing them.
     /// A `clock` times the scope's answers (delays, streams, timeouts); `nil`
-    /// keeps the enclosing scope's, or the continuous clock.
+    /// keeps the enclosing scope's, or the continuous clock. The outcome's
+    /// exchanges are kept whether or not the scope has a problem when
+    /// `keepingExchanges` is true (when it is false, only if it has one), and
+    /// its stubs' use when `keepingUsage` is: a scope that ends with no problem,
+    /// as most do, then copies nothing out of its log.
     public static func withNewScope<Value>(
         name: String?,
         location: StubSourceLocation,
         clock: (any Clock<Duration>)? = nil,
+        keepingExchanges: Bool = true,
+        keepingUsage: Bool = true,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (StubScope) async throws -> Value
     ) async -> Outcome<Value> {
@@ -57,7 +66,14 @@ extension StubScope {
         }
         // Most scopes check nothing live: no suspension for them.
         let drift = StubRegistry.shared.hasLiveChecks(in: scope) ? await StubRegistry.shared.finishLiveChecks(in: scope) : []
-        let ending = StubRegistry.shared.finishScope(scope)
+        var keeping: StubRegistry.Keeping = []
+        if keepingExchanges || !drift.isEmpty {
+            keeping.insert(.exchanges)
+        }
+        if keepingUsage {
+            keeping.insert(.usage)
+        }
+        let ending = StubRegistry.shared.finishScope(scope, keeping: keeping)
         return Outcome(result: result, scope: scope, name: name, location: location, problems: drift.isEmpty ? ending.problems : ending.problems + drift, exchanges: ending.exchanges, usage: ending.usage, seedNote: ending.seedNote)
     }
 

@@ -190,7 +190,7 @@ func withVerifiedScope<Result>(
     isolation: isolated (any Actor)?,
     _ body: (StubScope) async throws -> Result
 ) async throws -> Result {
-    let outcome = await StubScope.withNewScope(name: name, location: location, clock: clock, isolation: isolation, body)
+    let outcome = await StubScope.withNewScope(name: name, location: location, clock: clock, keepingExchanges: false, keepingUsage: false, isolation: isolation, body)
     let failing = outcome.problems.filter { !$0.isWarning }
     // The error is printed by test frameworks: scrubbed of the exchanges' secrets.
     func scrubbed() -> [StubProblem] { ExchangeArchive(outcome.exchanges).scrub(outcome.problems) }

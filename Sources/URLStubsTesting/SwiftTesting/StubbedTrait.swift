@@ -80,14 +80,16 @@ public struct StubbedTrait: TestTrait, SuiteTrait, TestScoping {
         }
         let location = self.location ?? StubSourceLocation(test.sourceLocation)
         let (options, sourceFile) = mergedOptions(for: test)
-        let outcome = await StubScope.withNewScope(name: options.name ?? test.displayName ?? test.name, location: location, clock: options.clock?()) { scope in
+        // The exchanges are kept for problems only, the use for a suite's tally.
+        let tally = BaselineTally.current
+        let outcome = await StubScope.withNewScope(name: options.name ?? test.displayName ?? test.name, location: location, clock: options.clock?(), keepingExchanges: false, keepingUsage: tally != nil) { scope in
             try await Self.$traitScope.withValue(scope) {
                 try await scope.apply(options, openedIn: sourceFile, testCase: try TraitCassette.testCase(of: test, testCase: testCase, options: options), location: location)
                 try await registerBaseline(in: scope)
                 try await function()
             }
         }
-        BaselineTally.current?.add(outcome.usage)
+        tally?.add(outcome.usage)
         if !outcome.problems.isEmpty {
             // Issues and artifacts are scrubbed of every secret the exchanges held.
             let archive = ExchangeArchive(outcome.exchanges)

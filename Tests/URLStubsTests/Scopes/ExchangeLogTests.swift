@@ -79,4 +79,30 @@ struct ExchangeLogTests {
         #expect(outcome.exchanges.map(Self.summary) == ["/slow abandoned \(URLError.Code.resourceUnavailable.rawValue)"])
         #expect(outcome.problems.map(\.isWarning) == [true])
     }
+
+    @Test("a scope opened not keeping its exchanges and use leaves neither when it ends with no problem, and its exchanges when it ends with one (abandoned, unmatched), for them to be scrubbed")
+    func keptForProblemsOnly() async throws {
+        func outcome(_ paths: [String], waiting: Bool = false) async -> StubScope.Outcome<Void> {
+            await StubScope.withNewScope(name: nil, location: StubSourceLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column), keepingExchanges: false, keepingUsage: false) { scope in
+                await scope.stub(.get("https://log.example.com/known"), with: .text("a"))
+                await scope.stub(.get("https://log.example.com/slow"), with: .text("late").delayed(by: .seconds(3_600)))
+                for path in paths {
+                    _ = try? await getText("https://log.example.com/\(path)")
+                }
+                if waiting {
+                    Task { _ = try? await URLSession.stubbed.data(from: URL(string: "https://log.example.com/slow")!) }
+                    _ = try await scope.waitForRequest(matching: .get("https://log.example.com/slow"), timeout: .patience)
+                }
+            }
+        }
+        let clean = await outcome(["known", "known"])
+        #expect(clean.problems.isEmpty)
+        #expect(clean.exchanges.isEmpty)
+        #expect(clean.usage.isEmpty)
+        let unmatched = await outcome(["known", "unknown"])
+        #expect(unmatched.exchanges.map(Self.summary) == ["/known 200 a", "/unknown failed \(URLError.Code.resourceUnavailable.rawValue)"])
+        #expect(unmatched.usage.isEmpty)
+        let abandoned = await outcome(["known"], waiting: true)
+        #expect(abandoned.exchanges.map(Self.summary) == ["/known 200 a", "/slow abandoned \(URLError.Code.resourceUnavailable.rawValue)"])
+    }
 }
