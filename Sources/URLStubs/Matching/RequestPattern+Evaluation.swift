@@ -215,8 +215,18 @@ extension RequestPattern {
         return text.isEmpty ? "/" : text
     }
 
+    /// `items` written as a query, decoded, but for the `%`, `&` and (in a name)
+    /// `=` that would make it read as other items: the item `a=b` with the value
+    /// `c` is written `a%3Db=c`, not as `a=b=c`, which is also `a` with `b=c`.
     static func queryText(_ items: [QueryItem]) -> String {
-        items.map { item in item.value.map { "\(item.name)=\($0)" } ?? item.name }.joined(separator: "&")
+        func escaped(_ text: String, _ delimiters: Set<Character>) -> String {
+            guard text.contains(where: delimiters.contains) else { return text }
+            return text.map { delimiters.contains($0) ? "%" + String($0.asciiValue ?? 0, radix: 16, uppercase: true) : String($0) }.joined()
+        }
+        return items.map { item in
+            let name = escaped(item.name, ["%", "&", "="])
+            return item.value.map { name + "=" + escaped($0, ["%", "&"]) } ?? name
+        }.joined(separator: "&")
     }
 
     static func bodyText(_ data: Data) -> String {

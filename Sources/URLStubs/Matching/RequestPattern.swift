@@ -20,8 +20,9 @@ import Foundation
 /// `{name}` (any one segment, captured in ``RecordedRequest/pathParameters``), `*`
 /// (any one segment) or, as the last segment, `**` (the rest of the path). A URL
 /// without `?` matches whatever query the request has; a URL with `?` requires
-/// exactly those query items, in any order. Scheme and host compare
-/// case-insensitively, the path exactly.
+/// exactly those query items, in any order, each compared decoded. Scheme and host
+/// compare case-insensitively, the path exactly but for how its escapes are
+/// written (`%2f` is `%2F`, `%7E` is `~`).
 ///
 /// A pattern that cannot be parsed does not crash and never matches: the stub
 /// registered with it is reported, with the reason, when its scope ends.

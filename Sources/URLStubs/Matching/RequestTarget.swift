@@ -6,8 +6,9 @@ import Foundation
 /// The parts of a URL that matching compares, normalized once per URL.
 ///
 /// Scheme and host are lowercased, a default port is dropped, an empty path becomes
-/// `/`, and the path stays percent-encoded so that a pattern and a request compare
-/// the same bytes. Built by scanning the URL's text, without Foundation's parsers.
+/// `/`, and the path stays percent-encoded, its escapes in normal form (uppercase
+/// hex digits, unreserved characters unescaped), so that a pattern and a request
+/// compare the same bytes. Built by scanning the URL's text, without Foundation's parsers.
 ///
 /// A class, and immutable: a request's target is read by every stage of its
 /// resolution and kept by the reuse slot, and a copy is then one retain instead of
@@ -60,7 +61,9 @@ final class RequestTarget: Sendable {
             guard let number = Int(portText) else { return nil }
             port = number
         }
-        self.init(parts: parts, host: host, portText: portText, port: port, path: String(parts.path), query: parts.query, pathIsWritten: true)
+        // Escapes in normal form, so that `%2f` matches `%2F`, and `%7E` matches `~`.
+        let path = URLText.percentEncoded(parts.path) { $0 != UInt8(ascii: "%") }
+        self.init(parts: parts, host: host, portText: portText, port: port, path: path, query: parts.query, pathIsWritten: path.utf8.elementsEqual(parts.path.utf8))
     }
 
     /// Creates the target of the split absolute URL text `parts`, whose host and
@@ -81,7 +84,8 @@ final class RequestTarget: Sendable {
 
     /// The target of `text` when it is an absolute URL written in normal form, the
     /// form nearly every request's URL has: a lowercase scheme and host, no user
-    /// information, no port, and a path. Read in one pass over its bytes, each part
+    /// information, no port, and a path whose escapes are in normal form. Read in
+    /// one pass over its bytes, each part
     /// copied out of them once; `nil` for any other text, which the general parse
     /// (``init(parsing:)``) reads.
     static func inNormalForm(_ text: String) -> RequestTarget? {
@@ -113,6 +117,12 @@ final class RequestTarget: Sendable {
                     return nil
                 }
                 index += 1
+            }
+            // A path escape written other than in normal form (`%2f`, `%7E`): the
+            // general parse writes it so.
+            if found.firstPercentInPath >= 0,
+               URLText.hasEscapeToNormalize(UnsafeBufferPointer(rebasing: bytes[found.firstPercentInPath..<found.pathEnd])) {
+                return nil
             }
             // Every bound is at an ASCII delimiter, so each part is whole UTF-8. The
             // bytes of a part are pointed at directly rather than sliced, and its

@@ -259,7 +259,7 @@ final class URLPattern: Sendable {
                 isVerbatim = false
             } else {
                 let literal = URLText.percentEncoded(part, allowing: URLText.isPathCharacter)
-                isVerbatim = isVerbatim && literal.utf8.count == part.utf8.count
+                isVerbatim = isVerbatim && literal.utf8.elementsEqual(part.utf8)
                 segments.append(.literal(literal))
             }
             if isLast {
@@ -353,11 +353,24 @@ final class URLPattern: Sendable {
     /// The required query compared with `items` as multisets of name-value pairs.
     func queryMatches(_ items: [QueryItem]?) -> Bool {
         guard let query else { return true }
-        return Self.sortedPairs(query) == Self.sortedPairs(items ?? [])
+        let items = items ?? []
+        // Compared as decoded pairs, not as `name=value` texts: `a%3Db=c` (the
+        // item `a=b` with the value `c`) is not `a=b%3Dc` (`a` with `b=c`).
+        return items.count == query.count && Self.sorted(query) == Self.sorted(items)
     }
 
-    private static func sortedPairs(_ items: [QueryItem]) -> [String] {
-        items.map { $0.name + "=" + ($0.value ?? "\u{0}") }.sorted()
+    /// `items` by name, then by value (an item with no `=` before any with one).
+    private static func sorted(_ items: [QueryItem]) -> [QueryItem] {
+        items.sorted { first, second in
+            if first.name != second.name {
+                return first.name < second.name
+            }
+            switch (first.value, second.value) {
+            case let (firstValue?, secondValue?): return firstValue < secondValue
+            case (nil, _?): return true
+            case (_, nil): return false
+            }
+        }
     }
 }
 

@@ -55,13 +55,15 @@ enum URLText {
         var pathEnd: Int
         /// The `#` before the fragment, or the end of the text.
         var queryEnd: Int
+        /// The first `%` of the path, or `-1` when it has none.
+        var firstPercentInPath: Int
 
         init?(scanning bytes: UnsafeBufferPointer<UInt8>) {
             // Plain loops over the bytes, with the delimiters in locals: in a debug
             // build (where tests run) a generic search or `UInt8(ascii:)` is a call
             // for each byte.
             let colonByte = UInt8(ascii: ":"), slash = UInt8(ascii: "/"), question = UInt8(ascii: "?")
-            let numberSign = UInt8(ascii: "#"), at = UInt8(ascii: "@")
+            let numberSign = UInt8(ascii: "#"), at = UInt8(ascii: "@"), percent = UInt8(ascii: "%")
             let count = bytes.count
             var colon = 0
             while colon < count, bytes[colon] != colonByte {
@@ -83,16 +85,22 @@ enum URLText {
             }
             authorityEnd = index
             var mark = -1
+            var firstPercent = -1
             while index < count {
                 let byte = bytes[index]
                 if byte == numberSign { break }
-                if mark < 0, byte == question {
-                    mark = index
+                if mark < 0 {
+                    if byte == question {
+                        mark = index
+                    } else if byte == percent, firstPercent < 0 {
+                        firstPercent = index
+                    }
                 }
                 index += 1
             }
             queryEnd = index
             pathEnd = mark < 0 ? index : mark
+            firstPercentInPath = firstPercent
         }
     }
 
@@ -177,20 +185,62 @@ enum URLText {
     }
 
     /// `text` with every byte outside `allowed` (and every non-ASCII byte) written
-    /// as a `%XX` escape; existing escapes are kept.
+    /// as a `%XX` escape, and its existing escapes in normal form (see
+    /// ``normalizedEscape(_:_:)``); a `%` that starts no escape is kept.
     static func percentEncoded(_ text: Substring, allowing allowed: (UInt8) -> Bool) -> String {
-        guard text.utf8.contains(where: { !allowed($0) && $0 != UInt8(ascii: "%") }) else { return String(text) }
+        let percent = UInt8(ascii: "%")
+        guard text.utf8.contains(where: { !allowed($0) }) else { return String(text) }
         var bytes: [UInt8] = []
-        for byte in text.utf8 {
-            if allowed(byte) || byte == UInt8(ascii: "%") {
+        let utf8 = Array(text.utf8)
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte == percent, index + 2 < utf8.count, let normal = normalizedEscape(utf8[index + 1], utf8[index + 2]) {
+                bytes += normal
+                index += 3
+                continue
+            }
+            if allowed(byte) || byte == percent {
                 bytes.append(byte)
             } else {
-                bytes.append(UInt8(ascii: "%"))
+                bytes.append(percent)
                 bytes.append(hexDigits[Int(byte >> 4)])
                 bytes.append(hexDigits[Int(byte & 0x0F)])
             }
+            index += 1
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The escape `%` `high` `low` in normal form (RFC 3986, 6.2.2): the character
+    /// itself for an unreserved one (`%7E` is `~`), which URIs treat as the same,
+    /// and otherwise the escape with uppercase hex digits (`%2f` is `%2F`); `nil`
+    /// when `high` and `low` are not two hex digits.
+    static func normalizedEscape(_ high: UInt8, _ low: UInt8) -> [UInt8]? {
+        guard let highValue = hexValue(high), let lowValue = hexValue(low) else { return nil }
+        let byte = highValue << 4 | lowValue
+        if unreserved.contains(byte) {
+            return [byte]
+        }
+        return [UInt8(ascii: "%"), hexDigits[Int(highValue)], hexDigits[Int(lowValue)]]
+    }
+
+    /// Whether an escape in `bytes` is not in normal form (see
+    /// ``normalizedEscape(_:_:)``): a lowercase hex digit, or an unreserved character.
+    static func hasEscapeToNormalize(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let percent = UInt8(ascii: "%")
+        var index = 0
+        while index + 2 < bytes.count {
+            if bytes[index] == percent, let normal = normalizedEscape(bytes[index + 1], bytes[index + 2]) {
+                if normal.count == 1 || normal[1] != bytes[index + 1] || normal[2] != bytes[index + 2] {
+                    return true
+                }
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        return false
     }
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)

@@ -116,6 +116,48 @@ struct MatchingTests {
         }
     }
 
+    @Test("escapes in a path compare in normal form (RFC 3986): their hex digits in either case, an escaped unreserved character as the character", arguments: [
+        ("https://api.example.com/a%2fb", "https://api.example.com/a%2Fb"),
+        ("https://api.example.com/a%2Fb", "https://api.example.com/a%2fb"),
+        ("https://api.example.com/%7Euser", "https://api.example.com/~user"),
+        ("https://api.example.com/~user", "https://api.example.com/%7euser"),
+        ("https://api.example.com/%41bc", "https://api.example.com/Abc"),
+        ("/files/%e2%82%ac", "https://api.example.com/files/%E2%82%AC"),
+        ("https://api.example.com/files/{name}/%2fraw", "https://api.example.com/files/a%2fb/%2Fraw"),
+    ])
+    func pathEscapesInNormalForm(pattern: String, url: String) async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get(pattern), with: .text("same"))
+            await scope.stub(.get(pattern).pathSuffix("%2Fraw"), with: .text("same, with a suffix"))
+            #expect(await send(url) == (url.hasSuffix("raw") ? "same, with a suffix" : "same"))
+        }
+    }
+
+    @Test("an escape of a reserved character is not the character: a%2Fb is one segment, a/b two")
+    func reservedEscapesStayApart() async throws {
+        try await inScope { scope in
+            await scope.stub(.get("https://api.example.com/a%2Fb"), with: .text("one segment"))
+            #expect(await send("https://api.example.com/a/b") == unmatched)
+            #expect(await send("https://api.example.com/a%2fb") == "one segment")
+        }
+    }
+
+    @Test("a URL's query compares item by item, decoded: an escaped = or & stays inside its name or value, and a near miss writes it escaped")
+    func queryItemsAreNotFlattened() async throws {
+        let captured = Shared("")
+        try await inScope { scope in
+            await scope.stub(.get("https://api.example.com/find?a=b%3Dc&d=e%26f"), with: .text("a is b=c, d is e&f"))
+            #expect(await send("https://api.example.com/find?d=e%26f&a=b%3Dc") == "a is b=c, d is e&f")
+            do {
+                _ = try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/find?a%3Db=c&d=e%26f")!)
+            } catch {
+                captured.value = error.localizedDescription
+            }
+            #expect(await send("https://api.example.com/find?a=b%3Dc&d=e&f") == unmatched)
+        }
+        #expect(captured.value.hasSuffix("- query: expected a=b=c&d=e%26f, got a%3Db=c&d=e%26f"))
+    }
+
     @Test("a path-only pattern matches that path on any host")
     func pathOnlyPattern() async throws {
         try await withStubScope { scope in

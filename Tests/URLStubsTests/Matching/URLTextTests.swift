@@ -81,7 +81,12 @@ struct URLTextTests {
         "https://xn--bcher-kva.example/b?x#",
         "https://bücher.example/straße",
         "ftp://files.example.com/pub/file.txt",
+        "https://api.example.com/a%2Fb%20c",
+        "https://api.example.com/100%/%zz/%2",
         // Not in normal form: the fast path must decline, and the general parse answer.
+        "https://api.example.com/a%2fb",
+        "https://api.example.com/%7Euser/%41%62c",
+        "https://api.example.com/a%2Fb/%e2%82%ac?q=%2f",
         "HTTPS://API.example.com/a",
         "https://Api.example.com/a",
         "https://api.example.com:8443/a",
@@ -132,6 +137,8 @@ struct URLTextTests {
         "https://api.example.com/a ",
         " https://api.example.com/a",
         "https://api.example.com",
+        "https://api.example.com/a%2fb",
+        "https://api.example.com/%7Euser",
     ])
     func patternFastPathAgreesWithTheFullParse(_ source: String) {
         switch (Self.outcome { () throws(PatternError) in try URLPattern(parsing: source) },
@@ -187,6 +194,8 @@ struct URLTextTests {
         ("https://api.example.com/a b", "https://api.example.com/a%20b"),
         ("https://api.example.com", "https://api.example.com/"),
         ("http://127.0.0.1:8080/v1/", "http://127.0.0.1:8080/v1/"),
+        ("https://api.example.com/a%2fb/%7E", "https://api.example.com/a%2Fb/~"),
+        ("https://api.example.com/%41-%5F", "https://api.example.com/A-_"),
     ])
     func patternAndRequestAgree(_ pattern: String, _ request: String) throws {
         let parsed = try URLPattern(parsing: pattern)
@@ -204,5 +213,20 @@ struct URLTextTests {
         #expect(parsed.segments == segments)
         let isLiteral = segments.allSatisfy { if case .literal = $0 { true } else { false } }
         #expect((parsed.routeKey != nil) == (isLiteral && parsed.origin != nil))
+    }
+
+    @Test("a path's escapes are written in normal form: uppercase hex digits, an unreserved character as itself, an invalid escape and a lone % kept", arguments: [
+        ("/a%2fb", "/a%2Fb"),
+        ("/a%2Fb", "/a%2Fb"),
+        ("/%7euser/%7E", "/~user/~"),
+        ("/%41%5a%30%2D%2e%5F", "/AZ0-._"),
+        ("/%e2%82%ac", "/%E2%82%AC"),
+        ("/100%/%zz/%2", "/100%/%zz/%2"),
+        ("/%%41", "/%A"),
+    ])
+    func pathEscapesInNormalForm(_ written: String, _ normal: String) throws {
+        let target = try #require(RequestTarget.of(absoluteString: "https://api.example.com" + written))
+        #expect(target.path == normal)
+        #expect(target.routeKey == "https://api.example.com" + normal)
     }
 }
