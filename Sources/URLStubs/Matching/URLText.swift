@@ -230,9 +230,13 @@ enum URLText {
     static func hasEscapeToNormalize(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let percent = UInt8(ascii: "%")
         var index = 0
+        // Read where it is, with no escape built: a request's path is checked on
+        // every request that has a `%` in it.
+        let lowercaseA = UInt8(ascii: "a")
         while index + 2 < bytes.count {
-            if bytes[index] == percent, let normal = normalizedEscape(bytes[index + 1], bytes[index + 2]) {
-                if normal.count == 1 || normal[1] != bytes[index + 1] || normal[2] != bytes[index + 2] {
+            let high = bytes[index + 1], low = bytes[index + 2]
+            if bytes[index] == percent, let highValue = hexValue(high), let lowValue = hexValue(low) {
+                if high >= lowercaseA || low >= lowercaseA || unreserved.contains(highValue << 4 | lowValue) {
                     return true
                 }
                 index += 3
