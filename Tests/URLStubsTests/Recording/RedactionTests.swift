@@ -214,6 +214,19 @@ struct RedactionTests {
         #expect(!Redaction.queryItems(items([("a", "1"), ("b", "2")]), match: items([("a", redacted), ("a", "1")])))
     }
 
+    @Test("on replay query items cut by placeholders are paired as a whole, not first come first served: one never takes the item another needs")
+    func queryItemsPairCutValuesAsAWhole() {
+        let redacted = Redaction.placeholder
+        func items(_ pairs: [(String, String)]) -> [QueryItem] {
+            pairs.map { QueryItem(name: $0.0, value: $0.1) }
+        }
+        // `x-…` also matches `x-1-y`, which only `x-…-y` can take.
+        #expect(Redaction.queryItems(items([("a", "x-1-y"), ("a", "x-2")]), match: items([("a", "x-" + redacted), ("a", "x-" + redacted + "-y")])))
+        #expect(Redaction.queryItems(items([("a", "x-2"), ("a", "x-1-y")]), match: items([("a", "x-" + redacted), ("a", "x-" + redacted + "-y")])))
+        #expect(Redaction.queryItems(items([("a", "k1-v"), ("a", "k2-w"), ("a", "k3-v")]), match: items([("a", redacted + "-v"), ("a", "k2-" + redacted), ("a", "k" + redacted)])))
+        #expect(!Redaction.queryItems(items([("a", "x-1"), ("a", "x-2")]), match: items([("a", "x-" + redacted), ("a", "x-" + redacted + "-y")])))
+    }
+
     @Test("URLSTUBS_RECORD must be all, missing or none, in any case; empty counts as unset")
     func environmentOverride() throws {
         #expect(try CassetteMode.replay.effective(in: ["URLSTUBS_RECORD": "all"]) == .record)

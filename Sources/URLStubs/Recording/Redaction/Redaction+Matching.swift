@@ -6,22 +6,34 @@ extension Redaction {
     /// Whether `actual` has exactly the items of `recorded`, in any order, where a
     /// recorded placeholder value matches any value.
     ///
-    /// Items recorded whole are paired first, then those a placeholder cut into,
-    /// then those redacted whole: a placeholder never takes the item a recorded
-    /// value needs (`a=1&a=2` matches `a=URLSTUBS-REDACTED&a=1`).
+    /// The items are paired as a whole, not first come first served: a pairing of
+    /// every item is searched for, so a placeholder never takes the item another
+    /// recorded value needs (`a=1&a=2` matches `a=URLSTUBS-REDACTED&a=1`, and
+    /// `a=x-1-y&a=x-2` matches `a=x-URLSTUBS-REDACTED&a=x-URLSTUBS-REDACTED-y`).
     static func queryItems(_ actual: [QueryItem], match recorded: [QueryItem]) -> Bool {
         guard actual.count == recorded.count else { return false }
-        func rank(_ item: QueryItem) -> Int {
-            guard let value = item.value, value.contains(placeholder) else { return 0 }
-            return value == placeholder ? 2 : 1
+        // The actual items each recorded one matches; then a matching of the two
+        // sides, grown one recorded item at a time along augmenting paths (a
+        // recorded item may take an actual one from another, which moves on to
+        // another of its own). A query has a handful of items: n³ comparisons at most.
+        let candidates = recorded.map { item in
+            actual.indices.filter { actual[$0].name == item.name && value(actual[$0].value, matches: item.value) }
         }
-        var remaining = actual
-        for item in recorded.sorted(by: { rank($0) < rank($1) }) {
-            let index = remaining.firstIndex { candidate in
-                candidate.name == item.name && value(candidate.value, matches: item.value)
+        var owner = [Int?](repeating: nil, count: actual.count)
+        func pair(_ item: Int, _ visited: inout [Bool]) -> Bool {
+            for candidate in candidates[item] where !visited[candidate] {
+                visited[candidate] = true
+                if let other = owner[candidate], !pair(other, &visited) {
+                    continue
+                }
+                owner[candidate] = item
+                return true
             }
-            guard let index else { return false }
-            remaining.remove(at: index)
+            return false
+        }
+        for item in recorded.indices {
+            var visited = [Bool](repeating: false, count: actual.count)
+            guard pair(item, &visited) else { return false }
         }
         return true
     }
