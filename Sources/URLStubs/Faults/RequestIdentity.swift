@@ -3,8 +3,9 @@
 /// in the scope.
 ///
 /// The URL is normalized as matching normalizes it (lowercase scheme and host, no
-/// default port, `/` for an empty path) and its query items are put in a canonical
-/// order, so that `?b=2&a=1` and `?a=1&b=2` are the same request. Nothing else
+/// default port, `/` for an empty path, path escapes in normal form) and its query
+/// items are decoded and put in a canonical order, so that `?b=2&a=1` and `?a=1&b=2`
+/// are the same request, and so are `?q=%2f` and `?q=%2F`. Nothing else
 /// enters: not the time, not the order of other requests, not the headers or the
 /// body, so parallel interleavings of different requests never change a decision.
 struct RequestIdentity {
@@ -50,10 +51,9 @@ struct RequestIdentity {
             return request.method + " " + request.url.absoluteString
         }
         var key = request.method + " " + target.routeKey
-        if let query = target.query {
-            let items = query.split(separator: "&", omittingEmptySubsequences: false)
-                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            key += "?" + items.joined(separator: "&")
+        if let items = target.queryItems {
+            // Decoded, as matching compares them: `?q=%2f` is `?q=%2F`, and `?a=1&&b=2` is `?a=1&b=2`.
+            key += "?" + RequestPattern.queryText(QueryItem.canonicallyOrdered(items))
         }
         return key
     }

@@ -356,21 +356,7 @@ final class URLPattern: Sendable {
         let items = items ?? []
         // Compared as decoded pairs, not as `name=value` texts: `a%3Db=c` (the
         // item `a=b` with the value `c`) is not `a=b%3Dc` (`a` with `b=c`).
-        return items.count == query.count && Self.sorted(query) == Self.sorted(items)
-    }
-
-    /// `items` by name, then by value (an item with no `=` before any with one).
-    private static func sorted(_ items: [QueryItem]) -> [QueryItem] {
-        items.sorted { first, second in
-            if first.name != second.name {
-                return first.name < second.name
-            }
-            switch (first.value, second.value) {
-            case let (firstValue?, secondValue?): return firstValue < secondValue
-            case (nil, _?): return true
-            case (_, nil): return false
-            }
-        }
+        return items.count == query.count && QueryItem.canonicallyOrdered(query) == QueryItem.canonicallyOrdered(items)
     }
 }
 

@@ -327,4 +327,20 @@ struct QueryItem: Sendable, Hashable {
     var name: String
     /// The item's value; `nil` when the item has no `=`.
     var value: String?
+
+    /// `items` in one order whatever theirs: by name, then by value (an item with
+    /// no `=` before any with one), so that two queries with the same items in
+    /// other orders compare, and identify a request, alike.
+    static func canonicallyOrdered(_ items: [QueryItem]) -> [QueryItem] {
+        items.sorted { first, second in
+            if first.name != second.name {
+                return first.name < second.name
+            }
+            switch (first.value, second.value) {
+            case let (firstValue?, secondValue?): return firstValue < secondValue
+            case (nil, _?): return true
+            case (_, nil): return false
+            }
+        }
+    }
 }
