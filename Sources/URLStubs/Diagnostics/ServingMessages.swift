@@ -47,6 +47,7 @@ enum ServingMessages {
     static func conflictingLengths(_ values: [String]) -> String {
         "the request has conflicting Content-Length values: \(values.map(quoted).joined(separator: ", "))"
     }
+    static let chunkedTwice = "the request's Transfer-Encoding applies chunked more than once (RFC 9112 section 6.1 allows it once)"
     static let chunkedNotLast = "the request's Transfer-Encoding does not end with chunked, so its length is unknown"
     static func transferCoding(_ coding: String) -> String {
         "the transfer coding \(quoted(coding)) is not supported; only chunked is"

@@ -60,7 +60,10 @@ struct ConnectionSocket {
         while true {
             if isWaitingForFirstByte {
                 skipEmptyLines()
-                if hasBuffered {
+                scanned = 0 // What was scanned before may have been skipped.
+                // A CR alone may be the first half of an empty line whose LF has
+                // not come yet: it is not the head's first byte.
+                if hasBuffered, !(buffer.count - start == 1 && buffer[start] == 13) {
                     isWaitingForFirstByte = false
                     deadline = firstByte(.now)
                 }
@@ -160,7 +163,11 @@ struct ConnectionSocket {
         while true {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { return false }
-            let milliseconds = min(Int32(clamping: left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000 + 1), 60_000)
+            // At most a minute per poll, capped before it is counted in
+            // milliseconds: a limit of `.seconds(Int64.max)` (no limit, in effect)
+            // would overflow the count.
+            let step = min(left, .seconds(60))
+            let milliseconds = Int32(step.components.seconds * 1_000 + step.components.attoseconds / 1_000_000_000_000_000 + 1)
             var entry = pollfd(fd: descriptor, events: events, revents: 0)
             let ready = poll(&entry, 1, milliseconds)
             if ready > 0 {
@@ -174,6 +181,11 @@ struct ConnectionSocket {
 
     /// Whether the client is gone: its side is closed (or reset) and nothing it
     /// sent is left unread. Looks without waiting.
+    ///
+    /// A half-close (a client that shut down only its sending side, and still
+    /// reads) looks the same as a close from here until a write fails: it is taken
+    /// as gone, as most servers take it, rather than keep a late answer running
+    /// for a client that may never read it.
     func isClientGone() -> Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         guard poll(&entry, 1, 0) > 0 else { return false }
@@ -224,6 +236,8 @@ struct ConnectionSocket {
     /// Gives writes at most `timeout` to make progress, so that a client that
     /// stops reading cannot hold a connection's thread forever.
     func limitSends(to timeout: Duration) {
+        // A day at most: the socket refuses a time past what its clock can hold.
+        let timeout = min(timeout, .seconds(86_400))
         var time = timeval(tv_sec: .init(timeout.components.seconds), tv_usec: .init(timeout.components.attoseconds / 1_000_000_000_000))
         _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
     }
@@ -234,6 +248,10 @@ extension ConnectionSocket {
     /// (or has not ended): a too-long head is then too long a request line, not
     /// too many header bytes.
     func isRequestLineLonger(than limit: Int) -> Bool {
-        (unread.firstIndex(of: 10).map { $0 - start } ?? unread.count) > limit
+        guard let end = unread.firstIndex(of: 10) else {
+            // No line end yet, and `limit` bytes came: the line is longer.
+            return unread.count >= limit
+        }
+        return end - start > limit
     }
 }

@@ -118,7 +118,9 @@ enum RequestParser {
             guard lengths.isEmpty else { throw .malformed(ServingMessages.lengthAndChunked) }
             guard head.version == "HTTP/1.1" else { throw .malformed(ServingMessages.transferEncodingInHTTP10) }
             guard codings.last == "chunked" else { throw .malformed(ServingMessages.chunkedNotLast) }
-            if let other = codings.first(where: { $0 != "chunked" }) ?? (codings.count > 1 ? "chunked" : nil) {
+            // RFC 9112, section 6.1: chunked is applied once.
+            guard codings.reduce(0, { $0 + ($1 == "chunked" ? 1 : 0) }) == 1 else { throw .malformed(ServingMessages.chunkedTwice) }
+            if let other = codings.first(where: { $0 != "chunked" }) {
                 throw RequestRejection(status: 501, reason: ServingMessages.transferCoding(other))
             }
             return .chunked

@@ -11,9 +11,11 @@ enum ResponseWriter {
     private static let framingFields: Set<String> = ["content-length", "transfer-encoding", "connection", "keep-alive"]
 
     /// The head of a response with `status` and `fields`: `length` is the body's
-    /// length (`nil` for a chunked body), `isHead` keeps a stub's own
-    /// `Content-Length` for a `HEAD` (the length its `GET` would have).
-    static func head(status: Int, fields: [(String, String)], length: Int?, closes: Bool, isHead: Bool = false) -> [UInt8] {
+    /// length (`nil` for a body of unknown length: chunked when `chunked`, else
+    /// one that runs to the connection's close, as HTTP/1.0 has no chunks),
+    /// `isHead` keeps a stub's own `Content-Length` for a `HEAD` (the length its
+    /// `GET` would have).
+    static func head(status: Int, fields: [(String, String)], length: Int?, chunked: Bool = true, closes: Bool, isHead: Bool = false) -> [UInt8] {
         var text = "HTTP/1.1 \(status) \(reason(for: status))\r\n"
         var stubLength: String?
         for (name, value) in fields {
@@ -24,13 +26,13 @@ enum ResponseWriter {
             }
             text += clean(name) + ": " + clean(value) + "\r\n"
         }
-        let hasNoBody = status == 204 || status == 304 || (100..<200).contains(status)
+        let hasNoBody = !hasBody(status: status)
         if isHead {
             if let stubLength { text += "Content-Length: \(clean(stubLength))\r\n" }
         } else if !hasNoBody {
             if let length {
                 text += "Content-Length: \(length)\r\n"
-            } else {
+            } else if chunked {
                 text += "Transfer-Encoding: chunked\r\n"
             }
         }
@@ -39,6 +41,12 @@ enum ResponseWriter {
         }
         text += "\r\n"
         return Array(text.utf8)
+    }
+
+    /// Whether a response with `status` has a body at all: not a 1xx, 204 or 304
+    /// (RFC 9110, section 6.4.1), whatever a stub gives it.
+    static func hasBody(status: Int) -> Bool {
+        status != 204 && status != 304 && !(100..<200).contains(status)
     }
 
     /// The head fields of `response`, sorted by name so that the bytes sent do

@@ -77,9 +77,16 @@ struct ServedConnection {
             let head = try RequestParser.head(received.bytes, limits: limits)
             let url = try checkTarget(of: head)
             let framing = try RequestParser.framing(of: head, limits: limits)
-            if let expectation = head.values(of: "Expect").first {
-                guard expectation.equalsIgnoringASCIICase("100-continue") else {
-                    throw RequestRejection(status: 417, reason: ServingMessages.expectation(expectation))
+            // Every expectation of every Expect field must be 100-continue. An
+            // HTTP/1.0 client is never sent an interim answer (RFC 9110, sections
+            // 10.1.1 and 15.2): its expectation is ignored.
+            let expectations = head.values(of: "Expect")
+                .flatMap { $0.split(separator: ",") }
+                .map { String($0.trimmingSpaces) }
+                .filter { !$0.isEmpty }
+            if head.version == "HTTP/1.1", !expectations.isEmpty {
+                if let other = expectations.first(where: { !$0.equalsIgnoringASCIICase("100-continue") }) {
+                    throw RequestRejection(status: 417, reason: ServingMessages.expectation(other))
                 }
                 if framing != .none, !socket.hasBuffered {
                     guard socket.send(ResponseWriter.continueHead) else { return .closed }
@@ -97,8 +104,12 @@ struct ServedConnection {
     /// scope sees.
     private func checkTarget(of head: RequestHead) throws(RequestRejection) -> URL {
         let hosts = head.values(of: "Host")
-        guard let host = hosts.first else { throw .malformed(ServingMessages.missingHost) }
-        guard hosts.count == 1 else { throw .malformed(ServingMessages.severalHosts) }
+        // HTTP/1.0 has no Host field of its own: a request without one names this
+        // server. (Browsers, whose pages DNS rebinding would use, always send one.)
+        guard let host = hosts.first ?? (head.version == "HTTP/1.0" ? "127.0.0.1:\(server.port)" : nil) else {
+            throw .malformed(ServingMessages.missingHost)
+        }
+        guard hosts.count <= 1 else { throw .malformed(ServingMessages.severalHosts) }
         guard LoopbackHost.isAccepted(host, port: server.port) else {
             throw RequestRejection(status: 421, reason: ServingMessages.foreignHost(host, port: server.port))
         }
@@ -184,7 +195,8 @@ struct ServedConnection {
     }
 
     /// Waits for a deferred answer on this thread, writing a stream's pieces as
-    /// they come; cancels it when the client goes away. Returns whether the
+    /// they come; cancels it when the client goes away (closes its side, even
+    /// only its sending side: see ``ConnectionSocket/isClientGone()``). Returns whether the
     /// connection may serve another request.
     private func waitForAnswer(
         of exchange: ServedExchange,
@@ -221,7 +233,8 @@ struct ServedConnection {
     /// Writes what the outbox receives until the final answer; `false` when the
     /// connection must close.
     private func drain(_ outbox: ServedOutbox, work: Task<Void, Never>, exchange: ServedExchange, closes: Bool) -> Bool {
-        var isStreaming = false
+        // How a stream's body goes out, once its head went.
+        var streamBody: ServedExchange.StreamBody?
         func giveUp() -> Bool {
             work.cancel()
             outbox.close()
@@ -237,15 +250,29 @@ struct ServedConnection {
             for event in events {
                 switch event {
                 case let .head(response):
-                    isStreaming = true
+                    streamBody = exchange.streamBody(of: response)
                     guard socket.send(exchange.streamHead(of: response, closes: closes)) else { return giveUp() }
                 case let .piece(piece):
-                    guard piece.isEmpty || socket.send(ResponseWriter.chunk(piece)) else { return giveUp() }
+                    switch streamBody {
+                    case .chunked?:
+                        guard piece.isEmpty || socket.send(ResponseWriter.chunk(piece)) else { return giveUp() }
+                    case .untilClose?:
+                        guard piece.isEmpty || socket.send(Array(piece)) else { return giveUp() }
+                    case .none?, nil:
+                        break // A status with no body: its pieces are dropped, not sent as the next response.
+                    }
                 case let .done(answer):
-                    if isStreaming {
+                    if let streamBody {
                         // A stream that fails after its head went out can only be cut off.
                         guard case .response = answer else { return false }
-                        return socket.send(ResponseWriter.lastChunk)
+                        switch streamBody {
+                        case .chunked:
+                            return socket.send(ResponseWriter.lastChunk)
+                        case .untilClose:
+                            return false // Closing the connection ends the body.
+                        case .none:
+                            return true
+                        }
                     }
                     guard let bytes = exchange.bytes(of: answer, closes: closes) else { return false }
                     return socket.send(bytes)

@@ -51,7 +51,7 @@ struct ServedExchange {
         case let .response(response, body), let .redirect(response, body, _):
             let status = response.statusCode
             var bytes = ResponseWriter.head(status: status, fields: fields(of: response), length: body.count, closes: closes, isHead: isHead)
-            if !isHead, status != 204, status != 304 {
+            if !isHead, ResponseWriter.hasBody(status: status) {
                 bytes += body
             }
             return bytes
@@ -63,9 +63,27 @@ struct ServedExchange {
         }
     }
 
-    /// The head of a streamed answer, its body chunked.
+    /// How the body of a streamed answer goes out.
+    enum StreamBody {
+        /// In chunks, ended by the last chunk: to an HTTP/1.1 request.
+        case chunked
+        /// As it comes, ended by closing the connection: to an HTTP/1.0 request,
+        /// which has no chunks (RFC 9112, section 6.1).
+        case untilClose
+        /// Not at all: the status has no body (204, 304), or the request is a `HEAD`.
+        case none
+    }
+
+    /// How the body of the streamed `response` goes out.
+    func streamBody(of response: HTTPURLResponse) -> StreamBody {
+        guard !isHead, ResponseWriter.hasBody(status: response.statusCode) else { return .none }
+        return head.version == "HTTP/1.1" ? .chunked : .untilClose
+    }
+
+    /// The head of a streamed answer, its body framed as ``streamBody(of:)`` says.
     func streamHead(of response: HTTPURLResponse, closes: Bool) -> [UInt8] {
-        ResponseWriter.head(status: response.statusCode, fields: fields(of: response), length: nil, closes: closes)
+        let body = streamBody(of: response)
+        return ResponseWriter.head(status: response.statusCode, fields: fields(of: response), length: nil, chunked: body == .chunked, closes: closes || body == .untilClose)
     }
 
     /// The response's fields, with a `Location` on the stand-in origin pointed at

@@ -134,6 +134,100 @@ struct ServedHTTPTests {
         }
     }
 
+    @Test("an HTTP/1.0 request's Expect: 100-continue is ignored: no 100 Continue, the answer once the body came, the connection closed")
+    func expectContinueInHTTP10() async throws {
+        try await withEchoServer { server, _ in
+            let connection = try RawConnection(port: server.port)
+            connection.send("POST /echo HTTP/1.0\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n")
+            #expect(await connection.response(within: .milliseconds(300)) == nil) // Nothing before the body.
+            connection.send("body")
+            let response = await connection.response()
+            #expect(response?.status == 200)
+            #expect(response?.text == "body")
+            #expect(await connection.isClosed())
+        }
+    }
+
+    @Test("an HTTP/1.0 request without Host names this server: answered, and the connection closed")
+    func http10WithoutHost() async throws {
+        try await withEchoServer { server, scope in
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /hello HTTP/1.0\r\n\r\n")
+            let response = await connection.response()
+            #expect(response?.status == 200)
+            #expect(response?.text == "hi")
+            #expect(await connection.isClosed())
+            #expect(await scope.requests.map(\.url.path) == ["/hello"])
+        }
+    }
+
+    @Test("a stream to an HTTP/1.0 request has no chunks: its pieces as they play, and the close ends the body")
+    func streamToHTTP10() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get("/stream"), with: .chunks([Data("abc".utf8), Data("def".utf8)]))
+            let server = try await scope.serve()
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /stream HTTP/1.0\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+            let response = await connection.response()
+            #expect(response?.status == 200)
+            #expect(response?.field("Transfer-Encoding") == nil)
+            #expect(response?.field("Content-Length") == nil)
+            #expect(response?.field("Connection") == "close")
+            #expect(response?.text == "abcdef")
+        }
+    }
+
+    @Test("a stream with a status that has no body (204, 304) sends its head alone, and the next response on the connection is read as itself")
+    func bodilessStreamKeepsTheConnectionInStep() async throws {
+        for status in [204, 304] {
+            try await withStubScope { scope in
+                await scope.stub(.get("/empty"), with: .chunks([Data("abc".utf8)], status: status))
+                await scope.stub(.get("/hello"), with: .text("hi"))
+                let server = try await scope.serve()
+                let connection = try RawConnection(port: server.port)
+                let host = "Host: 127.0.0.1:\(server.port)\r\n"
+                connection.send("GET /empty HTTP/1.1\r\n\(host)\r\nGET /hello HTTP/1.1\r\n\(host)\r\n")
+                let first = await connection.response()
+                #expect(first?.status == status)
+                #expect(first?.field("Transfer-Encoding") == nil)
+                let second = await connection.response()
+                #expect(second?.status == 200)
+                #expect(second?.text == "hi")
+            }
+        }
+    }
+
+    @Test("empty lines before a request are skipped however TCP splits them, even a CR and its LF apart")
+    func emptyLinesSplitAnywhere() async throws {
+        try await withEchoServer { server, _ in
+            let request = Array("\r\n\r\nGET /hello HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n".utf8)
+            for split in [1, 2, 3] {
+                let connection = try RawConnection(port: server.port)
+                connection.send(Array(request[..<split]))
+                try await Task.sleep(for: .milliseconds(50))
+                connection.send(Array(request[split...]))
+                let response = await connection.response()
+                #expect(response?.status == 200, "split after byte \(split)")
+                #expect(response?.text == "hi")
+            }
+        }
+    }
+
+    @Test("limits far past any test (Int64.max seconds: no limit, in effect) are taken as given, not a crash")
+    func hugeLimits() async throws {
+        var limits = ServingLimits()
+        limits.idleTimeout = .seconds(Int64.max)
+        limits.headTimeout = .seconds(Int64.max)
+        limits.bodyTimeout = .seconds(Int64.max)
+        try await withEchoServer(limits: limits) { server, _ in
+            let connection = try RawConnection(port: server.port)
+            connection.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: 4\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(20))
+            connection.send("body")
+            #expect(await connection.response()?.text == "body")
+        }
+    }
+
     @Test("a body over the limit declared with Expect: 100-continue gets 413 and no 100 Continue")
     func expectContinueTooLarge() async throws {
         var limits = ServingLimits()
@@ -244,6 +338,20 @@ struct ServedHTTPTests {
                 #expect(response?.status == status)
                 #expect(response?.text == text)
                 #expect(await connection.isClosed())
+            }
+            #expect(await scope.requests.isEmpty)
+        }
+    }
+
+    @Test("a request line past the default headBytes gets 414, though the limit is a whole number of the server's reads (it filled the buffer with no line end yet)")
+    func requestLineAtTheDefaultLimit() async throws {
+        try await withEchoServer { server, scope in
+            for length in [32 * 1_024, 40_000, 100_000] {
+                let connection = try RawConnection(port: server.port)
+                connection.send("GET /\(String(repeating: "a", count: length)) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+                let response = await connection.response()
+                #expect(response?.status == 414, "a line of \(length) bytes")
+                #expect(response?.text == "the request line is longer than 32768 bytes (ServingLimits.headBytes)\n")
             }
             #expect(await scope.requests.isEmpty)
         }
