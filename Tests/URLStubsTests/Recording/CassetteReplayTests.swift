@@ -93,8 +93,45 @@ struct CassetteReplayTests {
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
+    @Test("a HAR with a response field given twice (a browser's Set-Cookie per cookie) replays both, joined as Foundation joins them")
+    func repeatedResponseFields() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("cookies.har")
+        try writeHAR(#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://api.example.com/login"}, "response": {"status": 200, "headers": [{"name": "Set-Cookie", "value": "a=1"}, {"name": "X-One", "value": "x"}, {"name": "set-cookie", "value": "b=2"}]}}]}}"#, to: file)
+        try await withStubScope { scope in
+            try await scope.replay(har: file)
+            let (_, response) = try await URLSession.stubbed.data(from: URL(string: "https://api.example.com/login")!)
+            let http = try #require(response as? HTTPURLResponse)
+            #expect(http.value(forHTTPHeaderField: "Set-Cookie") == "a=1, b=2")
+            #expect(http.value(forHTTPHeaderField: "X-One") == "x")
+        }
+    }
+
+    @Test("JSON bodies compare as JSON, where true is not 1, nor 1 true")
+    func jsonBooleansAreNotNumbers() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("booleans.har")
+        try writeHAR(#"{"log": {"entries": [{"request": {"method": "POST", "url": "https://api.example.com/users", "postData": {"mimeType": "application/json", "text": "{\"admin\": true, \"n\": 1}"}}, "response": {"status": 201}}]}}"#, to: file)
+        func post(_ body: String) async -> Int? {
+            var request = URLRequest(url: URL(string: "https://api.example.com/users")!)
+            request.httpMethod = "POST"
+            request.httpBody = Data(body.utf8)
+            return (try? await URLSession.stubbed.data(for: request)).map { HTTPURLResponse.status(of: $0.1) }
+        }
+        do {
+            try await withStubScope { scope in
+                try await scope.replay(har: file)
+                #expect(await post(#"{"admin": 1, "n": 1}"#) == nil)
+                #expect(await post(#"{"admin": true, "n": true}"#) == nil)
+                #expect(await post(#"{"n": 1.0, "admin": true}"#) == 201)
+            }
+        } catch is StubVerificationError {}
+    }
+
     @Test("a file that is not HAR is refused with what is wrong in it", arguments: [
         ("not json", "it is not JSON"),
+        (#"{"log": {"entires": [{"request": {"method": "GET", "url": "https://a.example/"}, "response": {"status": 200}}]}}"#, "log.entries is missing"),
+        (#"{"log": {}}"#, "log.entries is missing"),
         (#"{"log": {"entries": [{"request": {"url": "https://a.example"}, "response": {"status": 200}}]}}"#, "log.entries[0].request.method is missing"),
         // Invalid base64 once replayed silently as an empty 200 body.
         (#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.example/"}, "response": {"status": 200, "content": {"text": "not*base64!", "encoding": "base64"}}}]}}"#,

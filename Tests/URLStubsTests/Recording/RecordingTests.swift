@@ -128,6 +128,24 @@ struct RecordingTests {
         #expect(urls == [server.url("/users/1").absoluteString, server.url("/bytes").absoluteString])
     }
 
+    @Test(".recordMissing over a hand-edited file without log.entries (misspelled) refuses it, sends nothing, and leaves the file as it was")
+    func recordMissingKeepsAMisspelledFile() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("typo.har")
+        let server = try Self.server()
+        defer { server.stop() }
+        let text = #"{"log": {"entires": [{"request": {"method": "GET", "url": "https://a.example/"}, "response": {"status": 200, "content": {"text": "hand-written"}}}]}}"#
+        try writeHAR(text, to: file)
+        let error = await thrownError(CassetteError.self) {
+            try await withStubScope(cassette: file, mode: .recordMissing) { _ in
+                _ = try? await URLSession.stubbed.data(from: server.url("/users/1"))
+            }
+        }
+        #expect(error?.description == "URLStubs: the cassette at \(file.path) cannot be read as a HAR file: log.entries is missing.")
+        #expect(server.requests.isEmpty)
+        #expect(try String(contentsOf: file, encoding: .utf8) == text)
+    }
+
     @Test("strict replay of a request the cassette lacks fails and sends nothing to the server")
     func strictReplay() async throws {
         let directory = try TemporaryDirectory()

@@ -54,14 +54,18 @@ extension CassetteEntry {
             .sorted { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }
     }
 
-    /// The response header fields as a dictionary; later fields win.
+    /// The response header fields as a dictionary: a field repeated (each
+    /// `Set-Cookie` of a browser's HAR export, say) is one, its values joined with
+    /// `, ` in order, as Foundation joins a response's repeated fields; named as
+    /// first written.
     static func dictionary(_ fields: [Field]) -> [String: String] {
         var headers: [String: String] = [:]
         for field in fields {
             if let existing = headers.keys.first(where: { $0.caseInsensitiveCompare(field.name) == .orderedSame }) {
-                headers[existing] = nil
+                headers[existing]! += ", " + field.value
+            } else {
+                headers[field.name] = field.value
             }
-            headers[field.name] = field.value
         }
         return headers
     }

@@ -23,7 +23,9 @@ struct HARFile: Codable {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             version = try container.decodeIfPresent(String.self, forKey: .version) ?? "1.2"
             creator = try container.decodeIfPresent(Creator.self, forKey: .creator) ?? Creator()
-            entries = try container.decodeIfPresent([Entry].self, forKey: .entries) ?? []
+            // Required: a file without it (`"entires"`, say) is not taken as empty,
+            // which `.recordMissing` would write over.
+            entries = try container.decode([Entry].self, forKey: .entries)
         }
     }
 

@@ -86,8 +86,16 @@ extension Redaction {
             guard let given = actual as? [Any], given.count == array.count else { return false }
             return zip(given, array).allSatisfy { json($0, matches: $1) }
         default:
+            // `true` is not `1`, though both are read as an NSNumber that says so.
+            guard isBoolean(actual) == isBoolean(recorded) else { return false }
             return (actual as? NSObject)?.isEqual(recorded) ?? false
         }
+    }
+
+    /// Whether `value`, as JSONSerialization reads it, is `true` or `false`.
+    private static func isBoolean(_ value: Any) -> Bool {
+        guard let number = value as? NSNumber else { return false }
+        return String(cString: number.objCType) == "c"
     }
 
     /// What ends a value of a `name=value` list in a URL or a header: the items'
