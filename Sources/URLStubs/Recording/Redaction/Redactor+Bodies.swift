@@ -15,7 +15,13 @@ extension Redactor {
         let type = contentType?.lowercased() ?? ""
         guard !body.isEmpty else { return .success(()) }
         if let encoding = Self.utf16Encoding(of: body), Self.isText(type) {
-            return redactUTF16(&body, encoding: encoding, contentType: contentType, origin: origin)
+            return redactText(&body, in: encoding, after: 2, contentType: contentType, origin: origin)
+        }
+        if Self.isText(type), String(data: body, encoding: .utf8) == nil || Self.utf16EncodingWithoutMark(of: body) != nil {
+            // Text in another encoding (Latin-1, UTF-16 without its mark): read
+            // in it, not passed over as bytes that are not UTF-8. (A multipart
+            // body is read part by part, each in its own encoding.)
+            return redactText(&body, in: Self.textEncoding(of: body, contentType: type), after: 0, contentType: contentType, origin: origin)
         }
         if type.hasPrefix("multipart/") {
             return redactMultipart(&body, contentType: contentType ?? "", origin: origin)
@@ -41,19 +47,82 @@ extension Redactor {
                 return .failure(failure)
             }
         }
-        if let text = String(data: body, encoding: .utf8), text.contains("=") {
-            // A form-encoded body (with or without a final line break): its items
-            // are redacted by name, like a query's.
-            let trimmed = text.trimmingCharacters(in: .newlines)
-            if !trimmed.contains(where: \.isNewline), !trimmed.contains(" ") || type.contains("form") {
-                let rewritten = redactForm(Substring(trimmed), origin: "in " + origin)
-                if rewritten != trimmed {
-                    let tail = text.hasSuffix(trimmed) ? "" : String(text[text.range(of: trimmed)!.upperBound...])
-                    body = Data((rewritten + tail).utf8)
-                }
+        if let text = String(data: body, encoding: .utf8), text.contains("="), type.contains("form") || Self.looksLikeForm(text) {
+            // A form-encoded body, by its type or by its look whatever its type
+            // says: its items are redacted by name, like a query's, line by line
+            // (a line break inside is read as a server that splits on it would).
+            var rewritten = ""
+            for (line, end) in Self.lines(of: text) {
+                rewritten += redactForm(line, origin: "in " + origin) + end
+            }
+            if rewritten != text {
+                body = Data(rewritten.utf8)
             }
         }
         return .success(())
+    }
+
+    /// Whether `text` reads as a form (`name=value&…`, items separated by `&` or
+    /// `;`, on one line or several): every item has a name before an `=`, and no
+    /// name has white space, quotes, or brackets. Values may have anything (a
+    /// careless client leaves spaces unescaped).
+    static func looksLikeForm(_ text: some StringProtocol) -> Bool {
+        var items = 0
+        for line in text.split(whereSeparator: \.isNewline) {
+            for item in line.split(whereSeparator: { $0 == "&" || $0 == ";" }) {
+                guard let equals = item.firstIndex(of: "="), equals > item.startIndex else { return false }
+                guard !item[..<equals].contains(where: { $0.isWhitespace || "\"'{}[]<>()".contains($0) }) else { return false }
+                items += 1
+            }
+        }
+        return items > 0
+    }
+
+    /// The UTF-16 encoding of `body` when every other byte of it is zero, as in
+    /// ASCII text written in UTF-16 without a byte-order mark (which is valid
+    /// UTF-8 too, its zeros read as NUL characters).
+    static func utf16EncodingWithoutMark(of body: Data) -> String.Encoding? {
+        guard body.count >= 2, body.count % 2 == 0 else { return nil }
+        let bytes = [UInt8](body)
+        if stride(from: 1, to: bytes.count, by: 2).allSatisfy({ bytes[$0] == 0 }) { return .utf16LittleEndian }
+        if stride(from: 0, to: bytes.count, by: 2).allSatisfy({ bytes[$0] == 0 }) { return .utf16BigEndian }
+        return nil
+    }
+
+    /// The text of `body` as pattern rules read it, in the encoding it is written
+    /// in, after its first `prefix` bytes (a UTF-16 byte-order mark): UTF-8, or
+    /// for a text or multipart body that is not, as ``textEncoding(of:contentType:)``
+    /// reads it; `nil` for other bodies that are not UTF-8.
+    static func textView(of body: Data, contentType type: String) -> (text: String, encoding: String.Encoding, prefix: Int)? {
+        if let text = String(data: body, encoding: .utf8), utf16EncodingWithoutMark(of: body) == nil {
+            return (text, .utf8, 0)
+        }
+        guard isText(type) || type.hasPrefix("multipart/") else { return String(data: body, encoding: .utf8).map { ($0, .utf8, 0) } }
+        if let encoding = utf16Encoding(of: body), let text = String(data: body.dropFirst(2), encoding: encoding) {
+            return (text, encoding, 2)
+        }
+        let encoding = textEncoding(of: body, contentType: type)
+        return String(data: body, encoding: encoding).map { ($0, encoding, 0) }
+    }
+
+    /// The encoding a text body that is not UTF-8 is read in: UTF-16 without a
+    /// byte-order mark when every other byte is zero (ASCII text in UTF-16), else
+    /// the charset its type declares when the body reads in it, else Latin-1, which
+    /// reads any bytes and writes them back the same.
+    static func textEncoding(of body: Data, contentType type: String) -> String.Encoding {
+        if let utf16 = utf16EncodingWithoutMark(of: body) {
+            return utf16
+        }
+        let declared: String.Encoding? = switch parameter("charset", in: type)?.lowercased() {
+        case "utf-16le": .utf16LittleEndian
+        case "utf-16be", "utf-16": .utf16BigEndian
+        case "windows-1252", "cp1252": .windowsCP1252
+        default: nil
+        }
+        if let declared, String(data: body, encoding: declared) != nil {
+            return declared
+        }
+        return .isoLatin1
     }
 
     /// Whether `body`'s first character (after a byte-order mark and white space)
@@ -70,7 +139,7 @@ extension Redactor {
     /// Whether the (lowercased) content type `type` is text: none given, `text/…`,
     /// a JSON, XML, form or script type, or a UTF-16 charset. Bytes of another type
     /// that open like a UTF-16 byte-order mark are not read as text.
-    private static func isText(_ type: String) -> Bool {
+    static func isText(_ type: String) -> Bool {
         type.isEmpty || type.hasPrefix("text/") || type.contains("charset=utf-16")
             || ["json", "xml", "form", "javascript"].contains(where: type.contains)
     }
@@ -82,13 +151,16 @@ extension Redactor {
         return nil
     }
 
-    /// `body`, UTF-16 text after its byte-order mark, redacted as the same text in
-    /// UTF-8 would be, and written back in its own encoding: its JSON, forms and
-    /// events are read, not passed over as bytes that are not UTF-8. A body that
-    /// is not UTF-16 after all cannot be read.
-    private mutating func redactUTF16(_ body: inout Data, encoding: String.Encoding, contentType: String?, origin: String) -> Result<Void, BodyFailure> {
-        guard let text = String(data: body.dropFirst(2), encoding: encoding) else {
-            return .failure(BodyFailure(reason: "it opens with a UTF-16 byte-order mark but is not UTF-16 text"))
+    /// `body`, text in `encoding` after its first `prefix` bytes (a byte-order
+    /// mark), redacted as the same text in UTF-8 would be, and written back in its
+    /// own encoding: its JSON, forms and events are read, not passed over as
+    /// bytes that are not UTF-8. A body that is not such text after all, or whose
+    /// redacted text its encoding cannot write, cannot be read.
+    private mutating func redactText(_ body: inout Data, in encoding: String.Encoding, after prefix: Int, contentType: String?, origin: String) -> Result<Void, BodyFailure> {
+        guard let text = String(data: body.dropFirst(prefix), encoding: encoding) else {
+            return .failure(BodyFailure(reason: prefix > 0
+                ? "it opens with a UTF-16 byte-order mark but is not UTF-16 text"
+                : "it is not UTF-8, and every other byte of it is zero, but it is not UTF-16 text"))
         }
         var utf8 = Data(text.utf8)
         let original = utf8
@@ -97,7 +169,10 @@ extension Redactor {
         }
         guard utf8 != original else { return .success(()) }
         // The redacted text was UTF-8 of this text with parts replaced: UTF-8 still.
-        body = body.prefix(2) + String(decoding: utf8, as: UTF8.self).data(using: encoding)!
+        guard let written = String(decoding: utf8, as: UTF8.self).data(using: encoding) else {
+            return .failure(BodyFailure(reason: "its redacted text cannot be written back in its own encoding"))
+        }
+        body = body.prefix(prefix) + written
         return .success(())
     }
 
@@ -259,7 +334,7 @@ extension Redactor {
                 case let .failure(failure):
                     return .failure(BodyFailure(reason: "the data of its line \(number + 1) " + failure.reason.replacingOccurrences(of: "it looks like JSON but ", with: "")))
                 }
-            } else if value.contains("="), !value.contains(" ") {
+            } else if value.contains("="), Self.looksLikeForm(value) {
                 rewritten += "data:" + space + redactForm(value, origin: "in " + place)
             } else {
                 rewritten += line
@@ -331,8 +406,10 @@ extension Redactor {
             let name = extendedName.map { plainName.isEmpty ? $0 : plainName + " (" + $0 + ")" } ?? plainName
             let partType = headerText.split(whereSeparator: \.isNewline).first { $0.lowercased().hasPrefix("content-type:") }.map { String($0.dropFirst("content-type:".count)).trimmingCharacters(in: .whitespaces) }
             let place = "the part \(name) of " + origin
-            if let text = String(data: content, encoding: .utf8),
-               removes(.queryItem(plainName), text) || extendedName.map({ removes(.queryItem($0), text) }) == true {
+            // Read as Latin-1 when it is not UTF-8: a field the rules remove by its
+            // name is removed whatever its bytes.
+            let text = String(data: content, encoding: .utf8) ?? String(data: content, encoding: .isoLatin1) ?? ""
+            if removes(.queryItem(plainName), text) || extendedName.map({ removes(.queryItem($0), text) }) == true {
                 content = Data(remove(text, origin: place).utf8)
             } else {
                 if case let .failure(failure) = redactStructured(&content, contentType: partType, origin: place) {

@@ -189,20 +189,45 @@ struct Redactor {
         return rewritten + redactFormItem(form[start...], origin: origin)
     }
 
-    /// The form item `item` (`name=value`), its value replaced when a rule removes it.
+    /// The form item `item` (`name=value`), its value replaced when a rule removes
+    /// it, and otherwise redacted inside when it is JSON (a GraphQL query's
+    /// `variables`) or a URL (a `redirect_uri`): written again, percent-encoded,
+    /// when that changed it.
     private mutating func redactFormItem(_ item: Substring, origin: String) -> String {
         guard let equals = item.firstIndex(of: "=") else { return String(item) }
         let rawName = item[..<equals]
         let rawValue = item[item.index(after: equals)...]
         let name = Self.decode(rawName)
         let value = Self.decode(rawValue)
-        guard removes(.queryItem(name), value) else { return String(item) }
+        guard removes(.queryItem(name), value) else {
+            guard let inner = redactedInside(value, of: name, origin: origin) else { return String(item) }
+            return rawName + "=" + (inner.addingPercentEncoding(withAllowedCharacters: Self.unreservedCharacters) ?? inner)
+        }
         _ = remove(value, origin: "the item \(name) \(origin)")
         if value != String(rawValue) {
             _ = remove(String(rawValue), origin: "the item \(name) \(origin)")
         }
         return rawName + "=" + Redaction.placeholder
     }
+
+    /// The value `value` of the form item `name` with what the rules remove inside
+    /// it replaced, when it is a JSON document or an absolute URL (with its own
+    /// query); `nil` when it is neither, or nothing in it is removed.
+    private mutating func redactedInside(_ value: String, of name: String, origin: String) -> String? {
+        let place = "the item \(name) \(origin)"
+        if Self.looksLikeJSON(Data(value.utf8)), case let .success(redacted) = redactJSONDocument(Data(value.utf8), origin: place), redacted != Data(value.utf8) {
+            return String(decoding: redacted, as: UTF8.self)
+        }
+        if value.contains("://"), value.contains("?") || value.contains("#") || value.contains("@") {
+            let redacted = redactURL(value, of: place)
+            return redacted == value ? nil : redacted
+        }
+        return nil
+    }
+
+    /// RFC 3986's unreserved characters: what a value written back into a form is
+    /// left unescaped in.
+    private static let unreservedCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// `body` with the values the rules choose replaced, read through its
     /// `Content-Encoding` (a decoded body is written decoded, without the header),
@@ -238,10 +263,16 @@ struct Redactor {
             markedBodies += 1
             return Self.marker(failure.reason)
         }
-        if !expressions.isEmpty, let text = String(data: redacted, encoding: .utf8) {
-            let replaced = applyExpressions(text, origin: origin)
-            if replaced != text {
-                redacted = Data(replaced.utf8)
+        // Pattern rules read text in the encoding it is written in.
+        let type = (CassetteEntry.value(of: "Content-Type", in: headers) ?? "").lowercased()
+        if !expressions.isEmpty, let view = Self.textView(of: redacted, contentType: type) {
+            let replaced = applyExpressions(view.text, origin: origin)
+            if replaced != view.text {
+                guard let written = replaced.data(using: view.encoding) else {
+                    markedBodies += 1
+                    return Self.marker("its redacted text cannot be written back in its own encoding")
+                }
+                redacted = redacted.prefix(view.prefix) + written
             }
         }
         if hiddenLayers.contains(where: { holdsValuesToRemove($0, origin: origin) }) {

@@ -112,6 +112,11 @@ struct LeakVector: Sendable, CustomTestStringConvertible {
                 let bodies = [entry.requestBody ?? Data()] + { if case let .response(_, _, body) = entry.answer { [body] } else { [] } }()
                 for body in bodies {
                     #expect(!String(decoding: body, as: UTF8.self).lowercased().contains(secret.lowercased()))
+                    // Nor in text of another encoding: Latin-1, UTF-16 either way.
+                    for encoding in [String.Encoding.isoLatin1, .utf16LittleEndian, .utf16BigEndian] {
+                        let text = String(data: body, encoding: encoding) ?? String(data: body.dropFirst(), encoding: encoding) ?? ""
+                        #expect(!text.lowercased().contains(secret.lowercased()), "the secret is not in the body read as \(encoding)")
+                    }
                     // Nor in compressed data a body holds, labelled or not.
                     for layer in ContentCoding.hiddenLayers(of: body) {
                         #expect(!String(decoding: layer, as: UTF8.self).lowercased().contains(secret.lowercased()), "the secret is not in compressed data of a body")
