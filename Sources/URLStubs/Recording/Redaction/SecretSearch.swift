@@ -3,7 +3,8 @@ import Foundation
 /// Finds secrets in text in every spelling a reader could turn back into the
 /// secret: as it is or with its case changed; percent-encoded (with `+` for a
 /// space or not); JSON-escaped (`\/`, `\uXXXX` of any character); hex; base64
-/// and base64url at each of the three byte alignments; and, in bodies, UTF-16
+/// and base64url at each of the three byte alignments, wrapped in lines or not;
+/// and, in bodies, UTF-16
 /// (little- and big-endian).
 ///
 /// The text is decoded rather than the secret encoded: every percent escape and
@@ -68,7 +69,7 @@ struct SecretSearch {
 
     private func firstSecret(inViews views: [String]) -> LeakScan.Secret? {
         let folded = views.map { Array($0.lowercased().utf8) }
-        let exact = views.map { view in
+        var exact = views.map { view in
             Array(view.utf8).map { byte -> UInt8 in
                 switch byte {
                 case UInt8(ascii: "-"): UInt8(ascii: "+")
@@ -76,6 +77,12 @@ struct SecretSearch {
                 default: byte
                 }
             }
+        }
+        // Base64 wrapped in lines (MIME's 76 characters, PEM's 64), its line
+        // breaks inside the secret's spelling: read without white space too.
+        let whiteSpace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+        for view in exact where view.contains(where: whiteSpace.contains) {
+            exact.append(view.filter { !whiteSpace.contains($0) })
         }
         for entry in needles {
             for needle in entry.folded where folded.contains(where: { Self.contains($0, needle) }) {

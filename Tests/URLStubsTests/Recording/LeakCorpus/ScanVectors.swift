@@ -26,6 +26,13 @@ enum ScanVectors {
         }, expected)
     }
 
+    /// `text` with `separator` after every `count` characters.
+    static func wrapped(_ text: String, every count: Int, with separator: String) -> String {
+        stride(from: 0, to: text.count, by: count).map { start in
+            String(text.dropFirst(start).prefix(count))
+        }.joined(separator: separator)
+    }
+
     static let all: [LeakVector] = [
         echo("the token echoed as it is") { "you sent \($0)" },
         echo("the token echoed in upper case") { "you sent \($0.uppercased())" },
@@ -41,6 +48,9 @@ enum ScanVectors {
         echo("the token in base64") { "b=\(Spelling.base64($0))" },
         echo("the token in base64 after one byte") { "b=\(Spelling.base64($0, alignment: 1))" },
         echo("the token in base64 after two bytes") { "b=\(Spelling.base64($0, alignment: 2))" },
+        echo("the token in base64 wrapped in lines of 8 (CR LF)") { Self.wrapped(Spelling.base64($0), every: 8, with: "\r\n") },
+        echo("the token in MIME base64 (lines of 76) after 40 bytes", body: { Data((String(repeating: "x", count: 40) + $0).utf8).base64EncodedString(options: .lineLength76Characters) }),
+        echo("the token in base64 wrapped in a JSON string with escaped line breaks", body: { #"{"b":""# + Self.wrapped(Spelling.base64($0, alignment: 1), every: 6, with: #"\r\n"#) + #""}"# }, contentType: "application/json"),
         echo("the token in base64url without padding") { "b=\(Spelling.base64("??" + $0 + ">>", url: true))" },
         echo("the token in base64 with its slashes JSON-escaped", body: { #"{"b":"\#(Spelling.base64("??>" + $0 + "??").replacingOccurrences(of: "/", with: "\\/"))"}"# }, contentType: "application/json"),
         echo("the token in lower-case hex") { "h=\(Spelling.hex($0))" },
