@@ -128,6 +128,32 @@ struct RecordingTests {
         #expect(urls == [server.url("/users/1").absoluteString, server.url("/bytes").absoluteString])
     }
 
+    @Test(".recordMissing with a pattern rule adds requests the rule has nothing to remove from to a file it redacted before; a new file with nothing for the rule is still refused")
+    func recordMissingWithAPatternRule() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("pattern.har")
+        let server = try Self.server()
+        defer { server.stop() }
+        let redaction = Redaction.standard.adding(.pattern("A[n]+"))
+        try await withStubScope(cassette: file, mode: .record, redaction: redaction) { _ in
+            _ = try await URLSession.stubbed.data(from: server.url("/users/1"))
+        }
+        try await withStubScope(cassette: file, mode: .recordMissing, redaction: redaction) { _ in
+            _ = try await URLSession.stubbed.data(from: server.url("/count"))
+        }
+        let urls = try Self.entryURLs(in: file)
+        #expect(urls == [server.url("/users/1").absoluteString, server.url("/count").absoluteString])
+        // A recording with nothing for the rule, and nothing redacted before: refused.
+        let other = directory.file("other.har")
+        let error = await thrownError(StubVerificationError.self) {
+            try await withStubScope(cassette: other, mode: .recordMissing, redaction: redaction) { _ in
+                _ = try await URLSession.stubbed.data(from: server.url("/count"))
+            }
+        }
+        #expect(error?.problems.first?.message.contains("the redaction rule pattern A[n]+ removed nothing in its 1 entry") == true)
+        #expect(!FileManager.default.fileExists(atPath: other.path))
+    }
+
     @Test(".recordMissing over a hand-edited file without log.entries (misspelled) refuses it, sends nothing, and leaves the file as it was")
     func recordMissingKeepsAMisspelledFile() async throws {
         let directory = try TemporaryDirectory()

@@ -45,7 +45,11 @@ struct CassetteRecording: Sendable {
         do {
             var redactor = try Redactor(redaction)
             let entries = redactor.redact(kept + recorded)
-            if let unused = redactor.unusedRules.first {
+            // Entries kept from the file were redacted when first recorded: a rule
+            // finds nothing more to remove in them, so a file that holds a
+            // placeholder may owe it to the rule (`.recordMissing` adding only
+            // requests the rule has nothing to remove from).
+            if let unused = redactor.unusedRules.first, !kept.contains(where: \.holdsPlaceholder) {
                 return .unusedRule(path: file.path, rule: unused.description, entries: entries.count)
             }
             let secrets = LeakScan.secrets(removed: redactor.removals, environment: environment)

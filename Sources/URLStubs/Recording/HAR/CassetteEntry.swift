@@ -27,6 +27,23 @@ struct CassetteEntry: Equatable {
 }
 
 extension CassetteEntry {
+    /// Whether redaction left its placeholder anywhere in the entry: its URL, a
+    /// header, or a body.
+    var holdsPlaceholder: Bool {
+        let mark = Redaction.placeholder
+        let placeholderBytes = Data(mark.utf8)
+        var bodies = [requestBody ?? Data()]
+        var texts = [url] + requestHeaders.flatMap { [$0.name, $0.value] }
+        switch answer {
+        case let .response(_, headers, body):
+            bodies.append(body)
+            texts += headers.flatMap { [$0.name, $0.value] }
+        case let .failure(_, message):
+            texts.append(message)
+        }
+        return texts.contains { $0.contains(mark) } || bodies.contains { $0.range(of: placeholderBytes) != nil }
+    }
+
     /// The entry for a request the scope logged, or `nil` while it has no outcome
     /// that can be replayed (still waiting, or cancelled).
     init?(_ exchange: RecordedExchange) {
