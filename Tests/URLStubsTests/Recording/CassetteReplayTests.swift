@@ -107,6 +107,21 @@ struct CassetteReplayTests {
         }
     }
 
+    @Test("a path segment a pattern rule cut into replays for any segment its placeholder can stand in, and only those")
+    func partlyRedactedPathSegment() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("statements.har")
+        try writeHAR(#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://api.example.com/statements/URLSTUBS-REDACTED.pdf/raw"}, "response": {"status": 200, "content": {"text": "pdf"}}}]}}"#, to: file)
+        do {
+            try await withStubScope { scope in
+                try await scope.replay(har: file)
+                #expect(await bodyTextOrError(URLRequest(url: URL(string: "https://api.example.com/statements/ACCT-1234.pdf/raw")!)) == "pdf")
+                #expect(await bodyTextOrError(URLRequest(url: URL(string: "https://api.example.com/statements/ACCT-1234.txt/raw")!)) == "error \(URLError.Code.resourceUnavailable.rawValue)")
+                #expect(await bodyTextOrError(URLRequest(url: URL(string: "https://api.example.com/statements/ACCT-1234.pdf")!)) == "error \(URLError.Code.resourceUnavailable.rawValue)")
+            }
+        } catch is StubVerificationError {}
+    }
+
     @Test("JSON bodies compare as JSON, where true is not 1, nor 1 true")
     func jsonBooleansAreNotNumbers() async throws {
         let directory = try TemporaryDirectory()

@@ -96,12 +96,26 @@ enum CassetteReplay {
             }
             base = String(base[..<mark])
         }
-        // A redacted path segment matches any segment.
+        // A redacted path segment matches any segment; one a pattern rule cut into
+        // (`URLSTUBS-REDACTED.pdf`) any segment its placeholder can stand in.
+        var cutSegments: [(index: Int, recorded: String)] = []
         if let scheme = base.range(of: "://"), let slash = base[scheme.upperBound...].firstIndex(of: "/") {
-            base = String(base[...slash]) + base[base.index(after: slash)...].split(separator: "/", omittingEmptySubsequences: false)
-                .map { $0 == Redaction.placeholder ? "*" : String($0) }.joined(separator: "/")
+            let segments = base[base.index(after: slash)...].split(separator: "/", omittingEmptySubsequences: false)
+            base = String(base[...slash]) + segments.enumerated().map { index, segment in
+                guard segment.contains(Redaction.placeholder) else { return String(segment) }
+                if segment != Redaction.placeholder {
+                    cutSegments.append((index, String(segment)))
+                }
+                return "*"
+            }.joined(separator: "/")
         }
         var pattern = RequestPattern(method: entry.method, url: base).adding(.recordedQuery(query))
+        for (index, recorded) in cutSegments {
+            pattern = pattern.adding(.predicate(RequestPattern.Predicate("path segment \(index + 1) like \(recorded)") { request in
+                let segments = request.pathAsMatched.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+                return index < segments.count && Redaction.value(String(segments[segments.startIndex + index]), matches: recorded)
+            }))
+        }
         guard !rules.matching.isStandard else {
             return pattern.adding(.recordedBody(entry.requestBody))
         }
