@@ -205,7 +205,7 @@ public struct Redaction: Sendable {
 
     /// The parts of a name that make it look secret wherever they are in a word
     /// (`X-Refresh-Token`, `passwordHash`, `apikey`).
-    static let secretParts = ["authorization", "token", "secret", "password", "passwd", "passphrase", "credential", "session", "signature", "apikey", "accesskey", "privatekey"]
+    static let secretParts = ["authorization", "token", "secret", "password", "passwd", "passphrase", "passcode", "credential", "session", "signature", "apikey", "accesskey", "privatekey"]
 
     /// The words that make a name look secret when they are a whole word of it
     /// (`X-Auth`, `sig`, `DB_PASS`, `api_key`), but not inside another word
