@@ -172,6 +172,29 @@ struct RecordingTests {
         #expect(try String(contentsOf: file, encoding: .utf8) == text)
     }
 
+    @Test("a replayed cassette sends nothing to the network but what a passthrough of the scope or of a scope around it lets through")
+    func replayWithAPassthrough() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("with-passthrough.har")
+        let server = try Self.server()
+        defer { server.stop() }
+        try await withStubScope(cassette: file, mode: .record) { _ in
+            _ = try await URLSession.stubbed.data(from: server.url("/users/1"))
+        }
+        try await withStubScope { outer in
+            await outer.passThrough(.get(server.url("/count").absoluteString))
+            let error = await thrownError(StubVerificationError.self) {
+                try await withStubScope(cassette: file) { _ in
+                    _ = try await URLSession.stubbed.data(from: server.url("/users/1"))
+                    #expect(try await getText(server.url("/count").absoluteString) == "call 1")
+                    _ = try? await URLSession.stubbed.data(from: server.url("/bytes"))
+                }
+            }
+            #expect(error?.problems.count == 1) // The request for /bytes, which nothing answered.
+        }
+        #expect(server.requests.map(\.path) == ["/users/1", "/count"])
+    }
+
     @Test("strict replay of a request the cassette lacks fails and sends nothing to the server")
     func strictReplay() async throws {
         let directory = try TemporaryDirectory()
