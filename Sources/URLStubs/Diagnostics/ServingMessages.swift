@@ -30,7 +30,7 @@ enum ServingMessages {
         "the request head is larger than \(limit) bytes (ServingLimits.headBytes)"
     }
     static func requestLineTooLong(limit: Int) -> String {
-        "the request line is longer than \(limit) bytes (ServingLimits.headBytes)"
+        "the request line, with its line end, is longer than \(limit) bytes (ServingLimits.headBytes)"
     }
     static func tooManyFields(limit: Int) -> String {
         "the request has more than \(limit) header lines (ServingLimits.headerCount)"

@@ -38,6 +38,12 @@ struct ConnectionSocket {
         start < buffer.count
     }
 
+    /// Whether the bytes received and not taken yet start a request: more than a
+    /// CR alone, which may be the first half of an empty line.
+    var hasStartOfRequest: Bool {
+        hasBuffered && !(buffer.count - start == 1 && buffer[start] == 13)
+    }
+
     /// Drops leading empty lines (`CRLF`) between requests, as RFC 9112 asks.
     mutating func skipEmptyLines() {
         while buffer.count - start >= 2, buffer[start] == 13, buffer[start + 1] == 10 {
@@ -63,7 +69,7 @@ struct ConnectionSocket {
                 scanned = 0 // What was scanned before may have been skipped.
                 // A CR alone may be the first half of an empty line whose LF has
                 // not come yet: it is not the head's first byte.
-                if hasBuffered, !(buffer.count - start == 1 && buffer[start] == 13) {
+                if hasStartOfRequest {
                     isWaitingForFirstByte = false
                     deadline = firstByte(.now)
                 }
@@ -233,6 +239,14 @@ struct ConnectionSocket {
         }
     }
 
+    /// Makes closing the socket reset the connection rather than end it well: a
+    /// body that runs to the connection's close (HTTP/1.0) and is cut short must
+    /// not look whole to the client.
+    func resetOnClose() {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+    }
+
     /// Gives writes at most `timeout` to make progress, so that a client that
     /// stops reading cannot hold a connection's thread forever.
     func limitSends(to timeout: Duration) {
@@ -244,14 +258,15 @@ struct ConnectionSocket {
 }
 
 extension ConnectionSocket {
-    /// Whether the request line among the unread bytes is longer than `limit`
-    /// (or has not ended): a too-long head is then too long a request line, not
-    /// too many header bytes.
+    /// Whether the request line among the unread bytes, with its line end, is
+    /// longer than `limit` (or has not ended when `limit` bytes came): a too-long
+    /// head is then too long a request line, not too many header bytes, however
+    /// the line's bytes were split between reads.
     func isRequestLineLonger(than limit: Int) -> Bool {
         guard let end = unread.firstIndex(of: 10) else {
-            // No line end yet, and `limit` bytes came: the line is longer.
+            // No line end yet, and `limit` bytes came: with its end, it is longer.
             return unread.count >= limit
         }
-        return end - start > limit
+        return end + 1 - start > limit
     }
 }

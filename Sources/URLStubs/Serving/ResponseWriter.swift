@@ -28,7 +28,7 @@ enum ResponseWriter {
         }
         let hasNoBody = !hasBody(status: status)
         if isHead {
-            if let stubLength { text += "Content-Length: \(clean(stubLength))\r\n" }
+            if let stubLength, !hasNoBody { text += "Content-Length: \(clean(stubLength))\r\n" }
         } else if !hasNoBody {
             if let length {
                 text += "Content-Length: \(length)\r\n"

@@ -39,13 +39,20 @@ struct ServedConnection {
         }
         server.beginAnswering(id)
         let closes = exchange.head.closesConnection
+        let answered: Bool
         switch DirectAnswer.start(exchange.urlRequest, body: exchange.body, in: server.scope, followingRedirects: false) {
         case let .answered(answer):
-            guard let bytes = exchange.bytes(of: answer, closes: closes) else { return false }
-            return socket.send(bytes) && !closes
+            answered = exchange.bytes(of: answer, closes: closes).map { socket.send($0) } ?? false
         case let .producing(pending, resolution, follower):
-            return waitForAnswer(of: exchange, from: pending, resolution: resolution, following: follower, closes: closes) && !closes
+            answered = waitForAnswer(of: exchange, from: pending, resolution: resolution, following: follower, closes: closes)
         }
+        if answered, closes {
+            // Ended as a refusal is: a client that sent more (a pipelined request)
+            // would otherwise get a reset, and lose the answer's bytes it had not
+            // read yet.
+            socket.closeGently()
+        }
+        return answered && !closes
     }
 
     private enum Reading {
@@ -62,7 +69,7 @@ struct ServedConnection {
             received = try socket.head(limit: limits.headBytes, idle: .now + limits.idleTimeout) { $0 + headTimeout }
         } catch .timedOut {
             // Silence on an idle connection just closes it; half a head is a slow client.
-            return socket.hasBuffered ? .refused(RequestRejection(status: 408, reason: ServingMessages.headTimeout)) : .closed
+            return socket.hasStartOfRequest ? .refused(RequestRejection(status: 408, reason: ServingMessages.headTimeout)) : .closed
         } catch .tooLong {
             return .refused(socket.isRequestLineLonger(than: limits.headBytes)
                 ? RequestRejection(status: 414, reason: ServingMessages.requestLineTooLong(limit: limits.headBytes))
@@ -235,10 +242,18 @@ struct ServedConnection {
     private func drain(_ outbox: ServedOutbox, work: Task<Void, Never>, exchange: ServedExchange, closes: Bool) -> Bool {
         // How a stream's body goes out, once its head went.
         var streamBody: ServedExchange.StreamBody?
+        /// Ends the connection with the answer cut short: a body that runs to the
+        /// close (HTTP/1.0) is reset, so that it does not look whole.
+        func cutOff() -> Bool {
+            if streamBody == .untilClose {
+                socket.resetOnClose()
+            }
+            return false
+        }
         func giveUp() -> Bool {
             work.cancel()
             outbox.close()
-            return false
+            return cutOff()
         }
         while true {
             guard let events = outbox.take(waiting: .milliseconds(50)) else {
@@ -264,14 +279,12 @@ struct ServedConnection {
                 case let .done(answer):
                     if let streamBody {
                         // A stream that fails after its head went out can only be cut off.
-                        guard case .response = answer else { return false }
+                        guard case .response = answer else { return cutOff() }
                         switch streamBody {
                         case .chunked:
                             return socket.send(ResponseWriter.lastChunk)
-                        case .untilClose:
-                            return false // Closing the connection ends the body.
-                        case .none:
-                            return true
+                        case .untilClose, .none:
+                            return true // An HTTP/1.0 request closes: the close ends the body.
                         }
                     }
                     guard let bytes = exchange.bytes(of: answer, closes: closes) else { return false }

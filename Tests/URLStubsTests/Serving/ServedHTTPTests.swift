@@ -326,7 +326,7 @@ struct ServedHTTPTests {
             let host = "Host: 127.0.0.1:\(server.port)\r\n"
             let cases: [(String, Int, String)] = [
                 ("GET /hello HTTP/1.1\r\n\(host)X-Big: \(String(repeating: "a", count: 2_000))\r\n\r\n", 431, "the request head is larger than 1024 bytes (ServingLimits.headBytes)\n"),
-                ("GET /\(String(repeating: "a", count: 2_000)) HTTP/1.1\r\n\(host)\r\n", 414, "the request line is longer than 1024 bytes (ServingLimits.headBytes)\n"),
+                ("GET /\(String(repeating: "a", count: 2_000)) HTTP/1.1\r\n\(host)\r\n", 414, "the request line, with its line end, is longer than 1024 bytes (ServingLimits.headBytes)\n"),
                 ("GET /hello HTTP/1.1\r\n\(host)" + (0..<10).map { "X-\($0): v\r\n" }.joined() + "\r\n", 431, "the request has more than 10 header lines (ServingLimits.headerCount)\n"),
                 ("POST /echo HTTP/1.1\r\n\(host)Content-Length: 101\r\n\r\n", 413, "the request body is larger than 100 bytes (ServingLimits.bodyBytes)\n"),
                 ("POST /echo HTTP/1.1\r\n\(host)Transfer-Encoding: chunked\r\n\r\n40\r\n\(String(repeating: "a", count: 64))\r\n40\r\n", 413, "the request body is larger than 100 bytes (ServingLimits.bodyBytes)\n"),
@@ -351,9 +351,107 @@ struct ServedHTTPTests {
                 connection.send("GET /\(String(repeating: "a", count: length)) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
                 let response = await connection.response()
                 #expect(response?.status == 414, "a line of \(length) bytes")
-                #expect(response?.text == "the request line is longer than 32768 bytes (ServingLimits.headBytes)\n")
+                #expect(response?.text == "the request line, with its line end, is longer than 32768 bytes (ServingLimits.headBytes)\n")
             }
             #expect(await scope.requests.isEmpty)
+        }
+    }
+
+    @Test("a request line whose line end reaches past headBytes gets 414 however TCP splits it: all at once, or cut before its LF")
+    func requestLineAtTheLimitSplitAnywhere() async throws {
+        var limits = ServingLimits()
+        limits.headBytes = 64
+        try await withEchoServer(limits: limits) { server, _ in
+            // 62 bytes, then CR LF: 64 with its line end, and the head's end past it.
+            let line = "GET /" + String(repeating: "a", count: 48) + " HTTP/1.0"
+            #expect(line.utf8.count == 62)
+            for split in [nil, 63] as [Int?] {
+                let bytes = Array((line + "\r\n\r\n").utf8)
+                let connection = try RawConnection(port: server.port)
+                if let split {
+                    connection.send(Array(bytes[..<split]))
+                    try await Task.sleep(for: .milliseconds(50))
+                    connection.send(Array(bytes[split...]))
+                } else {
+                    connection.send(bytes)
+                }
+                #expect(await connection.response()?.status == 431, "split at \(split.map(String.init) ?? "none")")
+            }
+            let longer = "GET /" + String(repeating: "a", count: 49) + " HTTP/1.0"
+            for split in [nil, 64] as [Int?] {
+                let bytes = Array((longer + "\r\n\r\n").utf8)
+                let connection = try RawConnection(port: server.port)
+                if let split {
+                    connection.send(Array(bytes[..<split]))
+                    try await Task.sleep(for: .milliseconds(50))
+                    connection.send(Array(bytes[split...]))
+                } else {
+                    connection.send(bytes)
+                }
+                #expect(await connection.response()?.status == 414, "split at \(split.map(String.init) ?? "none")")
+            }
+        }
+    }
+
+    @Test("an HTTP/1.0 stream cut short (failing midway) resets the connection, where a whole one ends it well: a body ended by the close must not look whole")
+    func http10StreamCutShortIsAReset() async throws {
+        try await withStubScope { scope in
+            let pieces = [Data("abc".utf8), Data("def".utf8), Data("ghi".utf8)]
+            await scope.stub(.get("/whole"), with: .chunks(pieces))
+            await scope.stub(.get("/cut"), with: StubResponse.chunks(pieces).failing(after: .chunks(1), with: .networkConnectionLost))
+            let server = try await scope.serve()
+            let whole = try RawConnection(port: server.port)
+            whole.send("GET /whole HTTP/1.0\r\n\r\n")
+            #expect(await whole.endedWithReset() == false)
+            #expect(whole.bufferedText.hasSuffix("\r\n\r\nabcdefghi"))
+            let cut = try RawConnection(port: server.port)
+            cut.send("GET /cut HTTP/1.0\r\n\r\n")
+            #expect(await cut.endedWithReset() == true)
+        }
+    }
+
+    @Test("a closing answer reaches the client whole, though it sent another request meanwhile (the connection is not reset under it)")
+    func closingAnswerWithAPipelinedRequest() async throws {
+        let body = Data(repeating: 0x61, count: 4_000_000)
+        try await withStubScope { scope in
+            await scope.stub(.get("/big"), with: .data(body))
+            let server = try await scope.serve()
+            for version in ["HTTP/1.0", "HTTP/1.1"] {
+                let connection = try RawConnection(port: server.port)
+                var small: Int32 = 64 * 1_024
+                _ = setsockopt(connection.descriptor, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+                connection.send("GET /big \(version)\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n\r\n")
+                try await Task.sleep(for: .milliseconds(100)) // The server is sending, blocked on the client's small buffer.
+                connection.send("GET /big \(version)\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+                let response = await connection.response()
+                #expect(response?.status == 200, "\(version)")
+                #expect(response?.body.count == body.count, "\(version)")
+            }
+        }
+    }
+
+    @Test("a CR alone on an idle connection is not half a request: at the idle timeout the connection closes, with no 408")
+    func loneCarriageReturnIsIdle() async throws {
+        var limits = ServingLimits()
+        limits.idleTimeout = .milliseconds(300)
+        try await withEchoServer(limits: limits) { server, _ in
+            let connection = try RawConnection(port: server.port)
+            connection.send("\r")
+            #expect(await connection.isClosed())
+            #expect(connection.bufferedText.isEmpty)
+        }
+    }
+
+    @Test("a HEAD answered 204 carries no Content-Length, whatever the stub says (RFC 9110, section 8.6)")
+    func headOf204() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.head("/none"), with: .text("body", status: 204, headers: ["Content-Length": "4"]))
+            let server = try await scope.serve()
+            let connection = try RawConnection(port: server.port)
+            connection.send("HEAD /none HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
+            let response = await connection.response(isHead: true)
+            #expect(response?.status == 204)
+            #expect(response?.field("Content-Length") == nil)
         }
     }
 

@@ -144,6 +144,35 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// How the server ended the connection, read to its end within `timeout`:
+    /// `true` for a reset, `false` for a close that ends the stream well, `nil`
+    /// when it did not end in time.
+    func endedWithReset(within timeout: Duration = .patience) async -> Bool? {
+        await offThePool {
+            let deadline = ContinuousClock.now + timeout
+            while true {
+                var entry = pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0)
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { return nil }
+                guard poll(&entry, 1, Int32(left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)) > 0 else { return nil }
+                var chunk = [UInt8](repeating: 0, count: 64 * 1_024)
+                let count = chunk.withUnsafeMutableBytes { recv(self.descriptor, $0.baseAddress, $0.count, 0) }
+                if count == 0 {
+                    return false
+                }
+                if count < 0 {
+                    return errno == ECONNRESET
+                }
+                self.buffer += chunk[..<count]
+            }
+        }
+    }
+
+    /// The bytes read and not taken by a response yet.
+    var bufferedText: String {
+        String(decoding: buffer, as: UTF8.self)
+    }
+
     /// Whether the server closed the connection (the stream ends) within `timeout`,
     /// with no more bytes than those already read.
     func isClosed(within timeout: Duration = .patience) async -> Bool {
