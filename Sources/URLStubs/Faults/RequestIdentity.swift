@@ -52,8 +52,9 @@ struct RequestIdentity {
         }
         var key = request.method + " " + target.routeKey
         if let items = target.queryItems {
-            // Decoded, as matching compares them: `?q=%2f` is `?q=%2F`, and `?a=1&&b=2` is `?a=1&b=2`.
-            key += "?" + RequestPattern.queryText(QueryItem.canonicallyOrdered(items))
+            // Decoded, as matching compares them: `?q=%2f` is `?q=%2F`, and `?a=1&&b=2` is `?a=1&b=2`;
+            // in one Unicode form, as strings compare (`café` composed or not).
+            key += "?" + RequestPattern.queryText(QueryItem.canonicallyOrdered(items)).precomposedStringWithCanonicalMapping
         }
         return key
     }

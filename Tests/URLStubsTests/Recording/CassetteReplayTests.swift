@@ -120,6 +120,13 @@ struct CassetteReplayTests {
                 #expect(await bodyTextOrError(URLRequest(url: URL(string: "https://api.example.com/statements/ACCT-1234.pdf")!)) == "error \(URLError.Code.resourceUnavailable.rawValue)")
             }
         } catch is StubVerificationError {}
+        // Recorded with escapes not in normal form, as a client spelled them.
+        let escaped = directory.file("escaped.har")
+        try writeHAR(#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://api.example.com/files/statement%2D2024%5FURLSTUBS-REDACTED%2Epdf"}, "response": {"status": 200, "content": {"text": "pdf"}}}]}}"#, to: escaped)
+        try await withStubScope { scope in
+            try await scope.replay(har: escaped)
+            #expect(await bodyTextOrError(URLRequest(url: URL(string: "https://api.example.com/files/statement-2024_ACCT1234.pdf")!)) == "pdf")
+        }
     }
 
     @Test("JSON bodies compare as JSON, where true is not 1, nor 1 true")

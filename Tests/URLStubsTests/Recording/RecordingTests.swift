@@ -154,6 +154,29 @@ struct RecordingTests {
         #expect(!FileManager.default.fileExists(atPath: other.path))
     }
 
+    @Test(".recordMissing still refuses a rule by name that removed nothing (a typo), though the file's entries hold placeholders of other rules")
+    func recordMissingRefusesATypoByName() async throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("typo-rule.har")
+        let server = try Self.server()
+        defer { server.stop() }
+        var request = URLRequest(url: server.url("/users/1"))
+        request.setValue("Bearer first-T0ken", forHTTPHeaderField: "Authorization")
+        try await withStubScope(cassette: file, mode: .record) { _ in
+            _ = try await URLSession.stubbed.data(for: request)
+        }
+        let before = try Data(contentsOf: file)
+        var tenant = URLRequest(url: server.url("/count"))
+        tenant.setValue("Typo-Leak-Key-123", forHTTPHeaderField: "X-Tenant-Ref")
+        let error = await thrownError(StubVerificationError.self) {
+            try await withStubScope(cassette: file, mode: .recordMissing, redaction: .standard.adding(.header("X-Tenant-Rfe"))) { _ in
+                _ = try await URLSession.stubbed.data(for: tenant)
+            }
+        }
+        #expect(error?.problems.first?.message.contains("the redaction rule header X-Tenant-Rfe removed nothing") == true)
+        #expect(try Data(contentsOf: file) == before)
+    }
+
     @Test(".recordMissing over a hand-edited file without log.entries (misspelled) refuses it, sends nothing, and leaves the file as it was")
     func recordMissingKeepsAMisspelledFile() async throws {
         let directory = try TemporaryDirectory()

@@ -104,7 +104,8 @@ enum CassetteReplay {
             base = String(base[...slash]) + segments.enumerated().map { index, segment in
                 guard segment.contains(Redaction.placeholder) else { return String(segment) }
                 if segment != Redaction.placeholder {
-                    cutSegments.append((index, String(segment)))
+                    // Its escapes in normal form, as the request's path is matched.
+                    cutSegments.append((index, URLText.percentEncoded(segment) { $0 != UInt8(ascii: "%") }))
                 }
                 return "*"
             }.joined(separator: "/")

@@ -45,11 +45,13 @@ struct CassetteRecording: Sendable {
         do {
             var redactor = try Redactor(redaction)
             let entries = redactor.redact(kept + recorded)
-            // Entries kept from the file were redacted when first recorded: a rule
-            // finds nothing more to remove in them, so a file that holds a
-            // placeholder may owe it to the rule (`.recordMissing` adding only
-            // requests the rule has nothing to remove from).
-            if let unused = redactor.unusedRules.first, !kept.contains(where: \.holdsPlaceholder) {
+            // Entries kept from the file were redacted when first recorded. A rule
+            // by name is used again by the placeholder its field holds; a pattern
+            // or a custom rule, which reads values, finds nothing more to remove
+            // in them, so a file holding a placeholder may owe it to such a rule
+            // (`.recordMissing` adding only requests it has nothing to remove from).
+            let keptHoldPlaceholders = kept.contains(where: \.holdsPlaceholder)
+            if let unused = redactor.unusedRules.first(where: { !(keptHoldPlaceholders && $0.readsValues) }) {
                 return .unusedRule(path: file.path, rule: unused.description, entries: entries.count)
             }
             let secrets = LeakScan.secrets(removed: redactor.removals, environment: environment)

@@ -50,6 +50,8 @@ public struct Redaction: Sendable {
         let problem: String?
         /// Whether the rule may remove a whole JSON object or array.
         let removesContainers: Bool
+        /// Whether the rule is a ``custom(_:_:)`` one, whose closure may read values.
+        let isCustom: Bool
 
         init(
             description: String,
@@ -57,6 +59,7 @@ public struct Redaction: Sendable {
             isStandard: Bool = false,
             problem: String? = nil,
             removesContainers: Bool = false,
+            isCustom: Bool = false,
             removes: @escaping @Sendable (Field) -> Bool = { _ in false }
         ) {
             self.description = description
@@ -64,6 +67,7 @@ public struct Redaction: Sendable {
             self.isStandard = isStandard
             self.problem = problem
             self.removesContainers = removesContainers
+            self.isCustom = isCustom
             self.removes = removes
         }
 
@@ -140,10 +144,17 @@ public struct Redaction: Sendable {
             Rule(description: "pattern \(pattern)", expression: pattern)
         }
 
+        /// Whether the rule picks values by what they hold (a pattern, or a
+        /// custom rule's closure), not by where they are: a placeholder it left
+        /// before gives it nothing to remove again.
+        var readsValues: Bool {
+            expression != nil || isCustom
+        }
+
         /// Removes the values for which `removes` returns `true`; `description`
         /// names the rule in reports.
         public static func custom(_ description: String, _ removes: @escaping @Sendable (Field) -> Bool) -> Rule {
-            Rule(description: description, removes: removes)
+            Rule(description: description, isCustom: true, removes: removes)
         }
 
         static let standardHeaders = Rule(description: "standard credential headers", isStandard: true) { field in

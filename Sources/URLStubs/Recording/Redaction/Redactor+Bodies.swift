@@ -17,7 +17,7 @@ extension Redactor {
         if let encoding = Self.utf16Encoding(of: body), Self.isText(type) {
             return redactText(&body, in: encoding, after: 2, contentType: contentType, origin: origin)
         }
-        if Self.isText(type), String(data: body, encoding: .utf8) == nil || Self.utf16EncodingWithoutMark(of: body) != nil {
+        if Self.isText(type), !type.hasPrefix("multipart/"), String(data: body, encoding: .utf8) == nil || Self.utf16EncodingWithoutMark(of: body) != nil {
             // Text in another encoding (Latin-1, UTF-16 without its mark): read
             // in it, not passed over as bytes that are not UTF-8. (A multipart
             // body is read part by part, each in its own encoding.)
@@ -47,13 +47,15 @@ extension Redactor {
                 return .failure(failure)
             }
         }
-        if let text = String(data: body, encoding: .utf8), text.contains("="), type.contains("form") || Self.looksLikeForm(text) {
+        if let text = String(data: body, encoding: .utf8), text.contains("=") {
             // A form-encoded body, by its type or by its look whatever its type
             // says: its items are redacted by name, like a query's, line by line
-            // (a line break inside is read as a server that splits on it would).
+            // (a line break inside is read as a server that splits on it would),
+            // each line that reads as a form (a value may go on over lines).
+            let isForm = type.contains("form")
             var rewritten = ""
             for (line, end) in Self.lines(of: text) {
-                rewritten += redactForm(line, origin: "in " + origin) + end
+                rewritten += (isForm || Self.looksLikeForm(line) ? redactForm(line, origin: "in " + origin) : String(line)) + end
             }
             if rewritten != text {
                 body = Data(rewritten.utf8)
@@ -64,29 +66,41 @@ extension Redactor {
 
     /// Whether `text` reads as a form (`name=value&…`, items separated by `&` or
     /// `;`, on one line or several): every item has a name before an `=`, and no
-    /// name has white space, quotes, or brackets. Values may have anything (a
-    /// careless client leaves spaces unescaped).
+    /// name has white space, quotes, braces or angle brackets (`user[password]`
+    /// is a name). Values may have anything (a careless client leaves spaces
+    /// unescaped).
     static func looksLikeForm(_ text: some StringProtocol) -> Bool {
         var items = 0
         for line in text.split(whereSeparator: \.isNewline) {
             for item in line.split(whereSeparator: { $0 == "&" || $0 == ";" }) {
                 guard let equals = item.firstIndex(of: "="), equals > item.startIndex else { return false }
-                guard !item[..<equals].contains(where: { $0.isWhitespace || "\"'{}[]<>()".contains($0) }) else { return false }
+                guard !item[..<equals].contains(where: { $0.isWhitespace || "\"'{}<>()".contains($0) }) else { return false }
                 items += 1
             }
         }
         return items > 0
     }
 
-    /// The UTF-16 encoding of `body` when every other byte of it is zero, as in
-    /// ASCII text written in UTF-16 without a byte-order mark (which is valid
-    /// UTF-8 too, its zeros read as NUL characters).
+    /// The UTF-16 encoding of `body` when it reads as UTF-16 text without a
+    /// byte-order mark: most of the high bytes of its code units zero (Latin
+    /// text, a `€` or two among it), none of the low ones, and the whole of it
+    /// decoding in that byte order. (ASCII text in UTF-16 is valid UTF-8 too, its
+    /// zeros read as NUL characters.)
     static func utf16EncodingWithoutMark(of body: Data) -> String.Encoding? {
         guard body.count >= 2, body.count % 2 == 0 else { return nil }
         let bytes = [UInt8](body)
-        if stride(from: 1, to: bytes.count, by: 2).allSatisfy({ bytes[$0] == 0 }) { return .utf16LittleEndian }
-        if stride(from: 0, to: bytes.count, by: 2).allSatisfy({ bytes[$0] == 0 }) { return .utf16BigEndian }
-        return nil
+        let units = bytes.count / 2
+        let zerosAtEven = stride(from: 0, to: bytes.count, by: 2).reduce(0) { $0 + (bytes[$1] == 0 ? 1 : 0) }
+        let zerosAtOdd = stride(from: 1, to: bytes.count, by: 2).reduce(0) { $0 + (bytes[$1] == 0 ? 1 : 0) }
+        let candidate: String.Encoding
+        if zerosAtEven == 0, zerosAtOdd * 4 >= units * 3 {
+            candidate = .utf16LittleEndian
+        } else if zerosAtOdd == 0, zerosAtEven * 4 >= units * 3 {
+            candidate = .utf16BigEndian
+        } else {
+            return nil
+        }
+        return String(data: body, encoding: candidate) != nil ? candidate : nil
     }
 
     /// The text of `body` as pattern rules read it, in the encoding it is written

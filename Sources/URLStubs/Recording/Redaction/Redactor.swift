@@ -211,23 +211,30 @@ struct Redactor {
     }
 
     /// The value `value` of the form item `name` with what the rules remove inside
-    /// it replaced, when it is a JSON document or an absolute URL (with its own
-    /// query); `nil` when it is neither, or nothing in it is removed.
+    /// it replaced, when it is a JSON document, a URL with its own query or
+    /// fragment (absolute, or a path such as a `return_to`), or a form itself (a
+    /// `state` holding `access_token=…&…`); `nil` when it is none of these, or
+    /// nothing in it is removed.
     private mutating func redactedInside(_ value: String, of name: String, origin: String) -> String? {
         let place = "the item \(name) \(origin)"
-        if Self.looksLikeJSON(Data(value.utf8)), case let .success(redacted) = redactJSONDocument(Data(value.utf8), origin: place), redacted != Data(value.utf8) {
-            return String(decoding: redacted, as: UTF8.self)
+        var redacted = value
+        if Self.looksLikeJSON(Data(value.utf8)) {
+            guard case let .success(data) = redactJSONDocument(Data(value.utf8), origin: place) else { return nil }
+            redacted = String(decoding: data, as: UTF8.self)
+        } else if value.contains("://"), value.contains("?") || value.contains("#") || value.contains("@") {
+            redacted = redactURL(value, of: place)
+        } else if value.hasPrefix("/"), let mark = value.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+            // A path with a query: the part after `?` (or `#`) read as a form.
+            redacted = String(value[...mark]) + redactForm(value[value.index(after: mark)...], origin: "in " + place)
+        } else if value.contains("="), Self.looksLikeForm(value) {
+            redacted = redactForm(Substring(value), origin: "in " + place)
         }
-        if value.contains("://"), value.contains("?") || value.contains("#") || value.contains("@") {
-            let redacted = redactURL(value, of: place)
-            return redacted == value ? nil : redacted
-        }
-        return nil
+        return redacted == value ? nil : redacted
     }
 
-    /// RFC 3986's unreserved characters: what a value written back into a form is
-    /// left unescaped in.
-    private static let unreservedCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    /// RFC 3986's unreserved characters, and `+` (a space in a form, left as it
+    /// was written): what a value written back into a form is left unescaped in.
+    private static let unreservedCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+")
 
     /// `body` with the values the rules choose replaced, read through its
     /// `Content-Encoding` (a decoded body is written decoded, without the header),

@@ -55,6 +55,16 @@ enum EncodingVectors {
         post("a form body on two lines", body: Data("user=ann\r\npassword=Tw0line-Pw".utf8), contentType: "application/x-www-form-urlencoded", secret: "Tw0line-Pw"),
         get("JSON in a query item (a GraphQL query's variables)", query: "query=login&variables=" + encoded(#"{"password":"gql-Passw0rd-1","user":"ann"}"#), secret: "gql-Passw0rd-1"),
         get("a URL in a query item, its own query holding a token", query: "redirect_uri=" + encoded("https://app.example.com/cb?access_token=nested-T0ken-9&x=1"), secret: "nested-T0ken-9"),
+        // From a review of the fixes above.
+        post("a form field named with brackets, no Content-Type", body: Data("user[email]=a%40b.c&user[password]=Br4cket-Secret".utf8), contentType: nil, secret: "Br4cket-Secret",
+             writing: ["user[password]=" + redacted]),
+        post("a UTF-16 form body without a mark, a euro sign in it", body: utf16LE("note=5€&password=U16-Euro-Secret"),
+             contentType: "application/x-www-form-urlencoded", secret: "U16-Euro-Secret"),
+        post("a loose form whose last value goes on over a line break", body: Data("password=ML-Secret-77&note=hello\nworld".utf8), contentType: nil, secret: "ML-Secret-77"),
+        get("a path with a query in a query item (return_to)", query: "return_to=" + encoded("/account?access_token=Rel-T0ken-1&x=1"), secret: "Rel-T0ken-1"),
+        get("a form in a query item (state)", query: "state=" + encoded("access_token=State-T0ken-2&x=1"), secret: "State-T0ken-2"),
+        post("a URL in a form field keeps its + as written", body: Data(("redirect=" + encoded("https://a.example/cb?q=a+b&access_token=Plus-T0ken-3")).utf8),
+             contentType: "application/x-www-form-urlencoded", secret: "Plus-T0ken-3", writing: ["q%3Da+b%26access_token%3D" + redacted]),
         post("JSON in a form field", body: Data(("payload=" + encoded(#"{"token":"form-json-T0ken"}"#)).utf8), contentType: "application/x-www-form-urlencoded", secret: "form-json-T0ken", writing: ["payload="]),
     ]
 }
@@ -72,6 +82,31 @@ struct EncodingCorpusTests {
         let text = try #require(try await vector.record().text)
         let body = try HARFile.decode(Data(text.utf8)).cassetteEntries.first?.requestBody
         #expect(body == Data("name=Jos".utf8) + Data([0xE9]) + Data("&password=\(Redaction.placeholder)".utf8))
+    }
+
+    @Test("a multipart upload with a binary file and a JSON part (a non-Latin character in it) keeps its parts: the JSON redacted, the file's bytes as they came")
+    func multipartWithABinaryFile() async throws {
+        let file = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0xFF, 0xD9])
+        let body = Data("--XyZ\r\nContent-Disposition: form-data; name=\"meta\"\r\nContent-Type: application/json\r\n\r\n{\"password\":\"Mp-Secret-1\",\"price\":\"5 \\u20ac\"}\r\n--XyZ\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8) + file + Data("\r\n--XyZ--\r\n".utf8)
+        let vector = EncodingVectors.post("multipart", body: body, contentType: "multipart/form-data; boundary=XyZ", secret: "Mp-Secret-1")
+        try await vector.check()
+        let text = try #require(try await vector.record().text)
+        let written = try #require(try HARFile.decode(Data(text.utf8)).cassetteEntries.first?.requestBody)
+        #expect(written.range(of: file) != nil)
+        #expect(written.range(of: Data(#""password":"URLSTUBS-REDACTED""#.utf8)) != nil)
+        #expect(written.range(of: Data("5 \u{20AC}".utf8)) != nil)
+    }
+
+    @Test("a form body whose item was redacted inside (JSON written again, a URL's query) replays against the request as the app sends it")
+    func redactedFormBodiesReplay() {
+        let recordedJSON = Data("payload=%7B%22name%22%3A%22ann%22%2C%22token%22%3A%22URLSTUBS-REDACTED%22%7D&x=1".utf8)
+        let sent = Data(("payload=" + EncodingVectors.encoded(#"{"token": "real-T0ken", "name": "ann"}"#) + "&x=1").utf8)
+        #expect(Redaction.body(sent, matches: recordedJSON))
+        let otherName = Data(("payload=" + EncodingVectors.encoded(#"{"token": "real-T0ken", "name": "bob"}"#) + "&x=1").utf8)
+        #expect(!Redaction.body(otherName, matches: recordedJSON))
+        let recordedURL = Data("redirect_uri=https%3A%2F%2Fapp.example.com%2Fcb%3Faccess_token%3DURLSTUBS-REDACTED".utf8)
+        let sentURL = Data("redirect_uri=https://app.example.com/cb?access_token%3Dlive-T0ken".utf8)
+        #expect(Redaction.body(sentURL, matches: recordedURL))
     }
 
     @Test("a query item's JSON, redacted, still replays: compared as JSON, whatever its key order")
