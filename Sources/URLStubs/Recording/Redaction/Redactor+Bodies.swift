@@ -119,10 +119,10 @@ extension Redactor {
         return String(data: body, encoding: encoding).map { ($0, encoding, 0) }
     }
 
-    /// The encoding a text body that is not UTF-8 is read in: UTF-16 without a
-    /// byte-order mark when every other byte is zero (ASCII text in UTF-16), else
-    /// the charset its type declares when the body reads in it, else Latin-1, which
-    /// reads any bytes and writes them back the same.
+    /// The encoding a text body that is not UTF-8 is read in: UTF-16 when it reads
+    /// as UTF-16 without a byte-order mark (see ``utf16EncodingWithoutMark(of:)``),
+    /// else the charset its type declares when the body reads in it, else Latin-1,
+    /// which reads any bytes and writes them back the same.
     static func textEncoding(of body: Data, contentType type: String) -> String.Encoding {
         if let utf16 = utf16EncodingWithoutMark(of: body) {
             return utf16
@@ -174,7 +174,7 @@ extension Redactor {
         guard let text = String(data: body.dropFirst(prefix), encoding: encoding) else {
             return .failure(BodyFailure(reason: prefix > 0
                 ? "it opens with a UTF-16 byte-order mark but is not UTF-16 text"
-                : "it is not UTF-8, and every other byte of it is zero, but it is not UTF-16 text"))
+                : "it is not UTF-8, nor text in the encoding its type declares"))
         }
         var utf8 = Data(text.utf8)
         let original = utf8
