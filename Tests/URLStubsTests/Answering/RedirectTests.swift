@@ -109,6 +109,36 @@ struct RedirectTests {
         }
     }
 
+    @Test("a direct answer stops a redirect loop after 10 redirects with URLStubs' message, on every platform")
+    func directAnswerLoopHitsTheLimit() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get("https://api.example.com/a"), with: .redirect(to: "/b"))
+            await scope.stub(.get("https://api.example.com/b"), with: .redirect(to: "/a"))
+            let error = await #expect(throws: URLError.self) {
+                try await scope.data(from: URL(string: "https://api.example.com/a")!)
+            }
+            #expect(error?.code == .httpTooManyRedirects)
+            #expect(error?.localizedDescription == "URLStubs: too many redirects: after 10 in a row, https://api.example.com/a redirects again (302) to https://api.example.com/b; a stub may redirect in a loop.")
+            #expect(await scope.requests.count == 11)
+        }
+    }
+
+    #if canImport(FoundationNetworking)
+    @Test("on Linux URLStubs follows the hops, and a session delegate's willPerformHTTPRedirection is not asked")
+    func linuxDelegateIsNotAsked() async throws {
+        let delegate = RedirectRecorder()
+        let session = URLSession(configuration: .stubbed, delegate: delegate, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        try await withStubScope { scope in
+            await scope.stub(.get("https://api.example.com/old"), with: .redirect(to: "/new"))
+            await scope.stub(.get("https://api.example.com/new"), with: .text("new"))
+            let (data, _) = try await session.data(from: URL(string: "https://api.example.com/old")!)
+            #expect(String(decoding: data, as: UTF8.self) == "new")
+            #expect(delegate.asked.isEmpty)
+        }
+    }
+    #endif
+
     @Test("a redirect with follow: false is delivered as the redirect response itself")
     func notFollowed() async throws {
         try await withStubScope { scope in
@@ -203,5 +233,21 @@ struct RedirectTests {
             "The stub GET \(old) was refused: status 304 is not a redirect a client follows (use 301, 302, 303, 307 or 308).",
             "The stub GET \(new) was refused: the redirect location \"\" is not a URL or a relative reference.",
         ])
+    }
+}
+
+/// A session delegate that notes each redirect it is asked about, and follows it.
+private final class RedirectRecorder: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    // @unchecked: `recorded` is read and written only under `lock`.
+    private let lock = NSLock()
+    private var recorded: [Int] = []
+
+    var asked: [Int] {
+        lock.withLock { recorded }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        lock.withLock { recorded.append(response.statusCode) }
+        completionHandler(request)
     }
 }

@@ -159,6 +159,38 @@ struct DirectAnswerTests {
         }
     }
 
+    #if canImport(FoundationNetworking)
+    @Test("Foundation 6.3 on Linux still sends a URLSession request made from a task cancelled before it asked (the direct route does not): the scope receives it")
+    func urlSessionSendsForACancelledTask() async throws {
+        try await withStubScope { scope in
+            await scope.stub(.get(url), with: .text("sent"))
+            let task = Task { [url] in
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await URLSession.stubbed.data(from: url)
+            }
+            _ = await task.result
+            #expect(await scope.requests.count == 1)
+        }
+    }
+    #endif
+
+    @Test("a streamed answer is played on a task of its own, not the caller's")
+    func streamPlaysOnATaskOfItsOwn() async throws {
+        let closureTask = Locked<Int?>(nil)
+        try await withStubScope { scope in
+            await scope.stub(.get(url), with: .stream { writer in
+                closureTask.withLock { $0 = withUnsafeCurrentTask { $0?.hashValue } }
+                try await writer.write("x")
+            })
+            let caller = try await Task.detached { [url] in
+                _ = try await scope.data(from: url)
+                return withUnsafeCurrentTask { $0?.hashValue }
+            }.value
+            #expect(closureTask.withLock { $0 } != nil)
+            #expect(closureTask.withLock { $0 } != caller)
+        }
+    }
+
     @Test("a request still waiting when its scope ends fails with the message URLSession's gets")
     func scopeEndAgrees() async throws {
         var summaries: [String] = []
