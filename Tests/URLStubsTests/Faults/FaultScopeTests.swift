@@ -99,4 +99,48 @@ struct FaultScopeTests {
         }
         #expect(orders == [["a", "b"], ["b", "a"]])
     }
+
+    @Test("a shuffle limited by a pattern holds only the requests it matches: another host's request is answered at once, whatever its position would be")
+    func patternLimitsTheShuffle() async throws {
+        let held = "https://held.example.com/x", free = "https://free.example.com/x"
+        let seed = try #require((UInt64(0)..<1_000).first {
+            orderPosition(of: held, seed: $0, positions: 8) == 7 && orderPosition(of: free, seed: $0, positions: 8) == 7
+        })
+        let clock = ManualClock()
+        try await withStubScope(clock: clock) { scope in
+            await scope.stub(.get(held), with: .text("held"))
+            await scope.stub(.get(free), with: .text("free"))
+            await scope.shuffleResponseOrder(.host("held.example.com"), seed: seed)
+            #expect(try await getText(free) == "free") // No clock advanced: not held.
+            let answer = Task { try await getText(held) }
+            try await clock.waitForSleepers(atLeast: 1)
+            await clock.advance(by: .milliseconds(70))
+            #expect(try await answer.value == "held")
+            #expect(await scope.exchanges.map(\.endedAt) == [.zero, .milliseconds(70)])
+        }
+    }
+
+    @Test("requests made together with distinct positions are released spacing apart: each at its position × spacing")
+    func distinctPositionsAreSpacingApart() async throws {
+        let urls = (0..<40).map { "https://order.example.com/items/\($0)" }
+        let seed: UInt64 = 11
+        let positions = urls.map { orderPosition(of: $0, seed: seed, positions: 8) }
+        // Two requests of different positions.
+        let first = try #require(urls.indices.first { positions[$0] == 2 })
+        let second = try #require(urls.indices.first { positions[$0] == 5 })
+        let clock = ManualClock()
+        try await withStubScope(clock: clock) { scope in
+            await scope.stub(.get("https://order.example.com/items/{id}"), with: .text("ok"))
+            await scope.shuffleResponseOrder(spacing: .milliseconds(30), seed: seed)
+            let one = Task { try await getText(urls[first]) }
+            let two = Task { try await getText(urls[second]) }
+            try await clock.waitForSleepers(atLeast: 2)
+            await clock.advance(by: .milliseconds(150))
+            _ = try await one.value
+            _ = try await two.value
+            let ended = await Dictionary(uniqueKeysWithValues: scope.exchanges.map { ($0.request.url.absoluteString, $0.endedAt) })
+            #expect(ended[urls[first]] == .some(.milliseconds(60)))
+            #expect(ended[urls[second]] == .some(.milliseconds(150)))
+        }
+    }
 }
