@@ -108,7 +108,9 @@ extension StubResponse {
     /// The same response, delivering nothing more once `point` of its body was
     /// delivered and never finishing: for timeout and reconnection logic.
     ///
-    /// The request waits until it is cancelled or its scope ends.
+    /// The request then fails with `URLError.timedOut` its `timeoutInterval` after
+    /// the last piece (on the scope's clock), unless it is cancelled or its scope
+    /// ends first; a request with no timeout (zero or infinite) waits for those.
     public func stalling(after point: StreamPoint) -> StubResponse {
         withStream("stalling(after: \(point))") { stream in
             stream.interrupt(at: point, with: .stall)
