@@ -362,34 +362,29 @@ struct ServedHTTPTests {
         var limits = ServingLimits()
         limits.headBytes = 64
         try await withEchoServer(limits: limits) { server, _ in
+            /// The status the server answers `line` and the head's end with, sent
+            /// whole or cut after `split` bytes.
+            func status(of line: String, split: Int?) async throws -> Int? {
+                let bytes = Array((line + "\r\n\r\n").utf8)
+                let connection = try RawConnection(port: server.port)
+                guard let split else {
+                    connection.send(bytes)
+                    return await connection.response()?.status
+                }
+                connection.send(Array(bytes[..<split]))
+                try await Task.sleep(for: .milliseconds(50))
+                connection.send(Array(bytes[split...]))
+                return await connection.response()?.status
+            }
             // 62 bytes, then CR LF: 64 with its line end, and the head's end past it.
             let line = "GET /" + String(repeating: "a", count: 48) + " HTTP/1.0"
             #expect(line.utf8.count == 62)
-            for split in [nil, 63] as [Int?] {
-                let bytes = Array((line + "\r\n\r\n").utf8)
-                let connection = try RawConnection(port: server.port)
-                if let split {
-                    connection.send(Array(bytes[..<split]))
-                    try await Task.sleep(for: .milliseconds(50))
-                    connection.send(Array(bytes[split...]))
-                } else {
-                    connection.send(bytes)
-                }
-                #expect(await connection.response()?.status == 431, "split at \(split.map(String.init) ?? "none")")
-            }
+            #expect(try await status(of: line, split: nil) == 431)
+            #expect(try await status(of: line, split: 63) == 431) // Cut before its LF.
+            // 63 bytes: 65 with its line end.
             let longer = "GET /" + String(repeating: "a", count: 49) + " HTTP/1.0"
-            for split in [nil, 64] as [Int?] {
-                let bytes = Array((longer + "\r\n\r\n").utf8)
-                let connection = try RawConnection(port: server.port)
-                if let split {
-                    connection.send(Array(bytes[..<split]))
-                    try await Task.sleep(for: .milliseconds(50))
-                    connection.send(Array(bytes[split...]))
-                } else {
-                    connection.send(bytes)
-                }
-                #expect(await connection.response()?.status == 414, "split at \(split.map(String.init) ?? "none")")
-            }
+            #expect(try await status(of: longer, split: nil) == 414)
+            #expect(try await status(of: longer, split: 64) == 414)
         }
     }
 

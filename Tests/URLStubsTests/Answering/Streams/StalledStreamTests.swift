@@ -5,8 +5,8 @@ import Foundation
 import Testing
 @_spi(Integration) @testable import URLStubs
 
-/// How a stalled stream (`.stalling(after:)`) ends: by the request's timeout, its
-/// cancel, or its scope's end; and a written stream's writes once it is cancelled
+/// How a stalled stream (`.stalling(after:)`) ends with its scope (its timeout:
+/// `ScopeClockTests`), and a written stream's writes once it is cancelled
 /// (StreamsAndRedirects.md).
 @Suite("Stalled and cancelled streams: how they end", .timeLimit(.minutes(1)))
 struct StalledStreamTests {
@@ -25,21 +25,6 @@ struct StalledStreamTests {
         let error = await #expect(throws: URLError.self) { try await task.value }
         #expect(error?.localizedDescription.contains("was still waiting for its response") == true)
         #expect(outcome.problems.map(\.isWarning) == [true])
-    }
-
-    @Test("a stream that stalls times out its request's timeoutInterval after its last chunk")
-    func stallTimesOut() async throws {
-        let clock = ManualClock()
-        try await withStubScope(clock: clock) { scope in
-            await scope.stub(.get(url), with: .chunks([Data("a".utf8), Data("b".utf8)]).stalling(after: .chunks(1)))
-            var request = URLRequest(url: url)
-            request.timeoutInterval = 5
-            let answer = Task { try await URLSession.stubbed.data(for: request) }
-            try await clock.waitForSleepers(atLeast: 1)
-            await clock.advance(by: .seconds(5))
-            let error = await #expect(throws: URLError.self) { try await answer.value }
-            #expect(error?.code == .timedOut)
-        }
     }
 
     @Test("once the request is cancelled, a written stream's next write throws, even in a closure that ignores the cancel")
