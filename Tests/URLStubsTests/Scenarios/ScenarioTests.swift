@@ -345,6 +345,31 @@ struct ScenarioTests {
         ])
     }
 
+    @Test("a stub cannot name a scenario of a scope open beside its own (a parallel test's): it is refused with the reason")
+    func scenarioOfAParallelScopeIsRefused() async throws {
+        let ready = Latch()
+        let finish = Latch()
+        let shared = Shared<StubScenario?>(nil)
+        let parallel = Task {
+            try await withStubScope("parallel") { scope in
+                let cart = await scope.scenario("cart", startingIn: "empty")
+                shared.value = cart
+                ready.open()
+                await finish.wait()
+            }
+        }
+        await ready.wait()
+        let cart = try #require(shared.value)
+        let messages = try await problems("mine") { mine in
+            await mine.stub(.get(Self.cart), with: .text("never"), when: cart.is("empty"))
+        }
+        finish.open()
+        try await parallel.value
+        #expect(messages == [
+            "The stub GET https://shop.example/cart was refused: its scenario \"cart\" belongs to scope #N, which is neither this scope nor one enclosing it; a stub can use the scenarios of its own scope, of the scopes enclosing it and of the global scope.",
+        ])
+    }
+
     // MARK: - Bad input
 
     @Test("a scenario with an empty name is refused, and so is every stub that names it; the requests they match fail with the reason")
