@@ -184,4 +184,17 @@ struct CassetteMatchingTests {
         #expect(CassetteMatching.standard.comparingBodies(.ignored).comparingHeaders(except: "Date", "user-agent").matching("mine") { _, _ in true }.description
             == "any body, comparing headers except date, user-agent, mine")
     }
+
+    @Test("by default header fields are not compared: an entry recorded with one header value answers a request with another, or none")
+    func headersNotComparedByDefault() async throws {
+        let har = Self.har([
+            ("GET", "https://api.example.com/me", ["X-Tenant": "blue"], nil, "me 1"),
+            ("GET", "https://api.example.com/me", ["X-Tenant": "blue"], nil, "me 2"),
+        ])
+        try await Self.replaying(har, matching: .standard) { _ in
+            let green = try await Self.send("GET", "https://api.example.com/me", headers: ["X-Tenant": "green"]).0
+            let none = try await Self.send("GET", "https://api.example.com/me").0
+            #expect([green, none] == ["me 1", "me 2"])
+        }
+    }
 }

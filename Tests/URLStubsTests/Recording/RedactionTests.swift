@@ -128,8 +128,10 @@ struct RedactionTests {
         #expect(!(error?.description.contains("ghp_") ?? true))
     }
 
-    @Test("the shell's working directories (PWD, OLDPWD) and agent sockets are no secrets, though their names hold secret words: a report naming the directory is written whole")
+    @Test("the shell's working directories (PWD, OLDPWD) and agent sockets are no secrets, though PWD's and SSH_AUTH_SOCK's names hold secret words: a report naming the directory is written whole")
     func workingDirectoryIsNoSecret() throws {
+        #expect(Redaction.looksSecret("PWD") && Redaction.looksSecret("SSH_AUTH_SOCK"))
+        #expect(!Redaction.looksSecret("OLDPWD") && !Redaction.looksSecret("GPG_AGENT_INFO") && !Redaction.looksSecret("SSH_AGENT_PID"))
         let exchanges = [Self.exchange(url: URL(string: "https://api.example.com/echo")!, responseBody: "built in /work/project and /work/previous, agent at /tmp/ssh-agent.sock")]
         let environment = ["PWD": "/work/project", "OLDPWD": "/work/previous", "SSH_AUTH_SOCK": "/tmp/ssh-agent.sock", "DB_PWD": "hunter2-db"]
         let (error, text) = try Self.record(exchanges, environment: environment)
