@@ -265,8 +265,9 @@ struct ServedConnection {
             for event in events {
                 switch event {
                 case let .head(response):
-                    streamBody = exchange.streamBody(of: response)
-                    guard socket.send(exchange.streamHead(of: response, closes: closes)) else { return giveUp() }
+                    let body = exchange.streamBody(of: response)
+                    streamBody = body
+                    guard socket.send(exchange.streamHead(of: response, body: body, closes: closes)) else { return giveUp() }
                 case let .piece(piece):
                     switch streamBody {
                     case .chunked?:

@@ -80,10 +80,10 @@ struct ServedExchange {
         return head.version == "HTTP/1.1" ? .chunked : .untilClose
     }
 
-    /// The head of a streamed answer, its body framed as ``streamBody(of:)`` says.
-    func streamHead(of response: HTTPURLResponse, closes: Bool) -> [UInt8] {
-        let body = streamBody(of: response)
-        return ResponseWriter.head(status: response.statusCode, fields: fields(of: response), length: nil, chunked: body == .chunked, closes: closes || body == .untilClose)
+    /// The head of a streamed answer, its body framed as `body` (its
+    /// ``streamBody(of:)``) says.
+    func streamHead(of response: HTTPURLResponse, body: StreamBody, closes: Bool) -> [UInt8] {
+        ResponseWriter.head(status: response.statusCode, fields: fields(of: response), length: nil, chunked: body == .chunked, closes: closes || body == .untilClose)
     }
 
     /// The response's fields, with a `Location` on the stand-in origin pointed at

@@ -54,9 +54,8 @@ extension Redaction {
         guard recorded.contains(placeholder) else { return false }
         // JSON in a value (a query's `variables`) was written again when redacted:
         // compared as JSON, as bodies are.
-        if Redactor.looksLikeJSON(Data(recorded.utf8)), let expected = try? JSONSerialization.jsonObject(with: Data(recorded.utf8)),
-           let given = try? JSONSerialization.jsonObject(with: Data(actual.utf8)) {
-            return json(given, matches: expected)
+        if Redactor.looksLikeJSON(Data(recorded.utf8)), let matched = jsonDocument(Data(actual.utf8), matches: Data(recorded.utf8)) {
+            return matched
         }
         return textMatches(Data(actual.utf8), Data(recorded.utf8), listDelimiters: urlListDelimiters)
     }
@@ -69,18 +68,26 @@ extension Redaction {
         if actual == recorded {
             return true
         }
-        guard let expected = try? JSONSerialization.jsonObject(with: recorded, options: [.fragmentsAllowed]),
-              let given = try? JSONSerialization.jsonObject(with: actual, options: [.fragmentsAllowed]) else {
-            // A form whose items were redacted (inside too: JSON written again, a
-            // URL's query) is compared item by item, as a query is.
-            if let recordedText = String(data: recorded, encoding: .utf8), recordedText.contains(placeholder),
-               !recordedText.contains(where: \.isNewline), Redactor.looksLikeForm(recordedText),
-               let actualText = String(data: actual, encoding: .utf8), !actualText.contains(where: \.isNewline),
-               queryItems(URLText.queryItems(actualText[...]), match: URLText.queryItems(recordedText[...])) {
-                return true
-            }
-            return textMatches(actual, recorded, listDelimiters: formListDelimiters)
+        if let matched = jsonDocument(actual, matches: recorded) {
+            return matched
         }
+        // A form whose items were redacted (inside too: JSON written again, a
+        // URL's query) is compared item by item, as a query is.
+        if let recordedText = String(data: recorded, encoding: .utf8), recordedText.contains(placeholder),
+           !recordedText.contains(where: \.isNewline), Redactor.looksLikeForm(recordedText),
+           let actualText = String(data: actual, encoding: .utf8), !actualText.contains(where: \.isNewline),
+           queryItems(URLText.queryItems(actualText[...]), match: URLText.queryItems(recordedText[...])) {
+            return true
+        }
+        return textMatches(actual, recorded, listDelimiters: formListDelimiters)
+    }
+
+    /// Whether the JSON document `actual` matches the `recorded` one (see
+    /// ``json(_:matches:)``), or `nil` when either is not JSON: the one comparison
+    /// of bodies, of values, and of JSON sent inside a JSON string.
+    private static func jsonDocument(_ actual: Data, matches recorded: Data) -> Bool? {
+        guard let expected = try? JSONSerialization.jsonObject(with: recorded, options: [.fragmentsAllowed]),
+              let given = try? JSONSerialization.jsonObject(with: actual, options: [.fragmentsAllowed]) else { return nil }
         return json(given, matches: expected)
     }
 
@@ -95,9 +102,8 @@ extension Redaction {
                 return true
             }
             // JSON sent inside a JSON string, redacted as JSON: compared as JSON.
-            if Redactor.looksLikeJSON(Data(string.utf8)), let expected = try? JSONSerialization.jsonObject(with: Data(string.utf8)),
-               let parsed = try? JSONSerialization.jsonObject(with: Data(given.utf8)) {
-                return json(parsed, matches: expected)
+            if Redactor.looksLikeJSON(Data(string.utf8)), let matched = jsonDocument(Data(given.utf8), matches: Data(string.utf8)) {
+                return matched
             }
             // A string a pattern rule cut into (`Bearer URLSTUBS-REDACTED`).
             return value(given, matches: string)
