@@ -165,19 +165,25 @@ struct ConnectionSocket {
     }
 
     /// Waits until `events` happen on the socket or `deadline` passes; `false` on the deadline.
+    ///
+    /// Past the deadline the socket is still asked once, without waiting: bytes
+    /// that came in time are read though this thread looks late (a loaded machine
+    /// may not run it for a while), so the client is never blamed for the server's delay.
     private func wait(for events: Int16, until deadline: ContinuousClock.Instant) throws(ReadEnd) -> Bool {
         while true {
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero else { return false }
+            let left = max(ContinuousClock.now.duration(to: deadline), .zero)
             // At most a minute per poll, capped before it is counted in
             // milliseconds: a limit of `.seconds(Int64.max)` (no limit, in effect)
-            // would overflow the count.
+            // would overflow the count. Rounded up, but not past the deadline: at it, 0.
             let step = min(left, .seconds(60))
-            let milliseconds = Int32(step.components.seconds * 1_000 + step.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let milliseconds = left == .zero ? 0 : Int32(step.components.seconds * 1_000 + step.components.attoseconds / 1_000_000_000_000_000 + 1)
             var entry = pollfd(fd: descriptor, events: events, revents: 0)
             let ready = poll(&entry, 1, milliseconds)
             if ready > 0 {
                 return true
+            }
+            if ready == 0, left == .zero {
+                return false
             }
             if ready < 0, SocketPlatform.lastError != EINTR {
                 throw .closed

@@ -199,7 +199,10 @@ struct ServedHTTPTests {
 
     @Test("empty lines before a request are skipped however TCP splits them, even a CR and its LF apart")
     func emptyLinesSplitAnywhere() async throws {
-        try await withEchoServer { server, _ in
+        var limits = ServingLimits()
+        limits.idleTimeout = .patience // The client's second send may be held back on a loaded machine.
+        limits.headTimeout = .patience
+        try await withEchoServer(limits: limits) { server, _ in
             let request = Array("\r\n\r\nGET /hello HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n".utf8)
             for split in [1, 2, 3] {
                 let connection = try RawConnection(port: server.port)
@@ -361,6 +364,9 @@ struct ServedHTTPTests {
     func requestLineAtTheLimitSplitAnywhere() async throws {
         var limits = ServingLimits()
         limits.headBytes = 64
+        // A loaded machine (the thread sanitizer's CI run) may hold the client's
+        // second send back longer than the default 10 s: a 408 would be right then.
+        limits.headTimeout = .patience
         try await withEchoServer(limits: limits) { server, _ in
             /// The status the server answers `line` and the head's end with, sent
             /// whole or cut after `split` bytes.
