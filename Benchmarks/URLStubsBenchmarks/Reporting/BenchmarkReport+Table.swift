@@ -4,7 +4,7 @@ extension BenchmarkReport {
     func table() -> String {
         var lines: [String] = []
         lines.append("URLStubs benchmarks\(quick ? " (--quick smoke run: timings are not meaningful)" : "")")
-        lines.append("machine: \(machine.activeProcessors) cores, \(machine.system), Swift \(machine.swift), \(machine.optimized ? "release build" : "DEBUG build (timings are not meaningful)")")
+        lines.append("machine: \(machine.activeProcessors) cores, \(machine.system), \(machine.processor), Swift \(machine.swift), \(machine.optimized ? "release build" : "DEBUG build (timings are not meaningful)")")
         for section in sections {
             lines.append("")
             lines.append("## \(section.title)  [\(section.name), \(Format.number(section.seconds, digits: 1)) s]")

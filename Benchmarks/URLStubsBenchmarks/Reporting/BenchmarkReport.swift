@@ -8,6 +8,9 @@ struct BenchmarkReport: Codable, Sendable {
         var activeProcessors: Int
         /// The operating system and architecture.
         var system: String
+        /// The processor's model name, as the system reports it: ratios differ from
+        /// one model (and one virtual machine) to another, so a figure names its machine.
+        var processor: String
         /// The Swift compiler the benchmarks were built with.
         var swift: String
         /// Whether this build was optimized.
@@ -18,6 +21,7 @@ struct BenchmarkReport: Codable, Sendable {
             Machine(
                 activeProcessors: ProcessInfo.processInfo.activeProcessorCount,
                 system: Self.systemName + " " + Self.architecture + " (" + ProcessInfo.processInfo.operatingSystemVersionString + ")",
+                processor: Self.processorModel,
                 swift: Self.compilerVersion,
                 optimized: Self.isOptimized
             )
@@ -32,6 +36,18 @@ struct BenchmarkReport: Codable, Sendable {
             #else
             "unknown OS"
             #endif
+        }
+
+        /// The processor's model name: the first `model name` line of
+        /// `/proc/cpuinfo` on Linux; "unknown processor" where it cannot be read.
+        private static var processorModel: String {
+            guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown processor" }
+            for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+                if let colon = line.firstIndex(of: ":") {
+                    return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                }
+            }
+            return "unknown processor"
         }
 
         /// The processor architecture.
