@@ -229,7 +229,7 @@ struct DocumentationExamplesTests {
     func readmeCommands() throws {
         let commands = try Self.blocks(in: Self.read("README.md"), file: "README.md").filter { $0.language == "sh" }
         #expect(commands.map(\.code) == [
-            "swift run -c release URLStubsBenchmarks   # main job: the benchmarks (about four minutes after the build)\n"
+            "swift run -c release URLStubsBenchmarks   # main job: the benchmarks (four to eight minutes after the build, by machine)\n"
                 + "swift test                                # the test suite\n",
         ])
         let run = try Self.read(".ci/run")
