@@ -23,6 +23,9 @@ struct ConnectionSocket {
     /// Received bytes; those before `start` were taken already.
     private var buffer: [UInt8] = []
     private var start = 0
+    /// The last deadline found passed, and how many more bytes may still be read
+    /// for it: those that were queued when it was first found passed.
+    private var late: (deadline: ContinuousClock.Instant, bytes: Int)?
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -143,20 +146,36 @@ struct ConnectionSocket {
     }
 
     /// Waits for bytes until `deadline` and appends them.
+    ///
+    /// Past the deadline, the bytes that came in time are still read: those
+    /// queued when this thread first found the deadline passed (a loaded machine
+    /// may not run it for a while), and no more. A client is never blamed for the
+    /// server's delay, and never given time the deadline did not give: a client
+    /// that keeps sending (empty lines before a request, say) is still cut off.
     private mutating func receive(until deadline: ContinuousClock.Instant) throws(ReadEnd) {
         compact()
-        guard try wait(for: Int16(POLLIN), until: deadline) else { throw .timedOut }
+        var room = 16 * 1_024
+        if try !wait(for: Int16(POLLIN), until: deadline) {
+            if late?.deadline != deadline {
+                late = (deadline, SocketPlatform.queuedBytes(on: descriptor))
+            }
+            guard let allowed = late?.bytes, allowed > 0 else { throw .timedOut }
+            room = min(room, allowed)
+        }
         // Received into room on the stack, then copied in one block. Not through a
         // generic sequence (such as `repeatElement`): unspecialized, that path
         // makes every connection thread wait on the Swift runtime's one-time
         // setup of the same generic metadata at once, which under the thread
         // sanitizer on Linux can lose its wake-up and hang them all.
-        let count = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16 * 1_024) { room in
-            let count = recv(descriptor, room.baseAddress!, room.count, 0)
+        let count = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16 * 1_024) { space in
+            let count = recv(descriptor, space.baseAddress!, room, 0)
             if count > 0 {
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: room[..<count]))
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: space[..<count]))
             }
             return count
+        }
+        if count > 0, late?.deadline == deadline {
+            late?.bytes -= count
         }
         if count < 0, SocketPlatform.lastError == EINTR || SocketPlatform.lastError == EAGAIN {
             return
@@ -165,25 +184,19 @@ struct ConnectionSocket {
     }
 
     /// Waits until `events` happen on the socket or `deadline` passes; `false` on the deadline.
-    ///
-    /// Past the deadline the socket is still asked once, without waiting: bytes
-    /// that came in time are read though this thread looks late (a loaded machine
-    /// may not run it for a while), so the client is never blamed for the server's delay.
     private func wait(for events: Int16, until deadline: ContinuousClock.Instant) throws(ReadEnd) -> Bool {
         while true {
-            let left = max(ContinuousClock.now.duration(to: deadline), .zero)
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return false }
             // At most a minute per poll, capped before it is counted in
             // milliseconds: a limit of `.seconds(Int64.max)` (no limit, in effect)
-            // would overflow the count. Rounded up, but not past the deadline: at it, 0.
+            // would overflow the count.
             let step = min(left, .seconds(60))
-            let milliseconds = left == .zero ? 0 : Int32(step.components.seconds * 1_000 + step.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let milliseconds = Int32(step.components.seconds * 1_000 + step.components.attoseconds / 1_000_000_000_000_000 + 1)
             var entry = pollfd(fd: descriptor, events: events, revents: 0)
             let ready = poll(&entry, 1, milliseconds)
             if ready > 0 {
                 return true
-            }
-            if ready == 0, left == .zero {
-                return false
             }
             if ready < 0, SocketPlatform.lastError != EINTR {
                 throw .closed

@@ -44,6 +44,19 @@ enum SocketPlatform {
         #endif
     }
 
+    /// How many received bytes wait unread on `descriptor` (`FIONREAD`); 0 when
+    /// that cannot be told.
+    static func queuedBytes(on descriptor: Int32) -> Int {
+        #if canImport(Darwin)
+        let request: UInt = 0x4004_667F // FIONREAD, `_IOR('f', 127, int)`: a macro Swift does not import.
+        #else
+        let request = UInt(FIONREAD)
+        #endif
+        var count: Int32 = 0
+        guard ioctl(descriptor, request, &count) == 0 else { return 0 }
+        return Int(max(count, 0))
+    }
+
     /// The IPv4 loopback address `127.0.0.1` with `port` (0: any free port).
     static func loopback4(port: UInt16) -> sockaddr_in {
         var address = sockaddr_in()

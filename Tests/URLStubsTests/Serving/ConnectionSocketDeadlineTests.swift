@@ -24,23 +24,27 @@ struct ConnectionSocketDeadlineTests {
     }
 
     /// Runs `body` with the server's end of a socket pair whose client end has
-    /// sent `text` (and stays open), then closes both ends.
-    private static func withSocket(receiving text: String, _ body: (inout ConnectionSocket) throws -> Void) throws {
+    /// sent `text` (and stays open, given to `body` to send more), then closes both ends.
+    private static func withSocket(receiving text: String, _ body: (inout ConnectionSocket, _ client: Int32) throws -> Void) throws {
         let (server, client) = try pair()
         defer {
             close(client)
             close(server)
         }
-        let bytes = Array(text.utf8)
-        let sent = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, 0) }
-        try #require(sent == bytes.count)
+        try #require(Self.sendWhole(text, to: client))
         var socket = ConnectionSocket(descriptor: server)
-        try body(&socket)
+        try body(&socket, client)
+    }
+
+    /// Sends `text` whole on `descriptor`; whether it was.
+    private static func sendWhole(_ text: String, to descriptor: Int32) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) } == bytes.count
     }
 
     @Test("a head that arrived before its deadline is read though the deadline passed before the thread looked")
     func bytesInTimeAreRead() throws {
-        try Self.withSocket(receiving: "GET / HTTP/1.1\r\nHost: a\r\n\r\n") { socket in
+        try Self.withSocket(receiving: "GET / HTTP/1.1\r\nHost: a\r\n\r\n") { socket, _ in
             let past = ContinuousClock.now - .seconds(1)
             let head = try socket.head(limit: 1_024, idle: past) { _ in past }
             #expect(String(decoding: head.bytes, as: UTF8.self) == "GET / HTTP/1.1\r\nHost: a")
@@ -50,13 +54,31 @@ struct ConnectionSocketDeadlineTests {
 
     @Test("past the deadline, a head still missing its end times out at once, without waiting")
     func missingBytesTimeOut() throws {
-        try Self.withSocket(receiving: "GET / HTTP/1.1\r\n") { socket in
+        try Self.withSocket(receiving: "GET / HTTP/1.1\r\n") { socket, _ in
             let past = ContinuousClock.now - .seconds(1)
             let started = ContinuousClock.now
             #expect(throws: ConnectionSocket.ReadEnd.timedOut) {
                 _ = try socket.head(limit: 1_024, idle: past) { _ in past }
             }
             #expect(ContinuousClock.now - started < .seconds(30)) // Generous: a loaded machine may pause the thread.
+            #expect(socket.hasStartOfRequest)
+        }
+    }
+
+    @Test("bytes that arrive after a deadline was found passed are not read for it: a client that keeps sending is still cut off")
+    func bytesAfterTheLateLookAreNotRead() throws {
+        try Self.withSocket(receiving: "\r\n\r\nGET / HTTP/1.1\r\n") { socket, client in
+            let past = ContinuousClock.now - .seconds(1)
+            var sentLate = false
+            #expect(throws: ConnectionSocket.ReadEnd.timedOut) {
+                // The first byte of the request is seen after the deadline was found
+                // passed: the rest of the head, sent now, came too late for it.
+                _ = try socket.head(limit: 1_024, idle: past) { _ in
+                    sentLate = Self.sendWhole("Host: a\r\n\r\n", to: client)
+                    return past
+                }
+            }
+            #expect(sentLate)
             #expect(socket.hasStartOfRequest)
         }
     }
