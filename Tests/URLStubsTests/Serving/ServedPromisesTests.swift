@@ -14,12 +14,21 @@ import Testing
 struct ServedPromisesTests {
     @Test("a client that half-closes once its request is sent is taken as gone: a delayed answer is never sent")
     func halfCloseCancelsAWaitingAnswer() async throws {
-        try await withStubScope { scope in
+        // A manual clock: the answer's time comes only once the server has taken
+        // the client as gone, however long a loaded machine holds its thread back.
+        let clock = ManualClock()
+        try await withStubScope(clock: clock) { scope in
             await scope.stub(.get("/slow"), with: .text("late").delayed(by: .milliseconds(300)))
             let server = try await scope.serve()
             let connection = try RawConnection(port: server.port)
             connection.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
             connection.finishSending() // Still reading.
+            let deadline = ContinuousClock.now + .patience
+            while await scope.exchanges.map(ExchangeLogTests.summary) != ["/slow cancelled"], ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(await scope.exchanges.map(ExchangeLogTests.summary) == ["/slow cancelled"])
+            await clock.advance(by: .milliseconds(300))
             #expect(await connection.response() == nil)
             #expect(connection.bufferedText.isEmpty)
         }

@@ -45,11 +45,16 @@ struct SynchronousBridgeTests {
     @Test("a delayed answer arrives after startLoading() returned, on the client thread, in order", arguments: Loader.allCases)
     func delayedAnswerComesBackToTheClientThread(loader: Loader) async throws {
         let driver = CFNetworkLikeDriver.shared(loader)
-        try await withStubScope { scope in
+        // A manual clock: the answer cannot come before the check that nothing came
+        // at once, however long a loaded machine holds this task back.
+        let clock = ManualClock()
+        try await withStubScope(clock: clock) { scope in
             await scope.stub(.get("https://api.example.com/later"), with: .text("later").delayed(by: .milliseconds(20)))
             let load = driver.makeTask(request("https://api.example.com/later"))
             await driver.resume(load)
             #expect(load.client.calls.isEmpty)
+            try await clock.waitForSleepers(atLeast: 1)
+            await clock.advance(by: .milliseconds(20))
             await load.client.waitForCalls(3)
             #expect(load.client.calls == [
                 .init(name: "response 200", onClientThread: true, insideStartLoading: false),
@@ -93,13 +98,16 @@ struct SynchronousBridgeTests {
     @Test("after a cancel's stopLoading() nothing reaches the client, and the request leaves its scope's in-flight list", arguments: Loader.allCases)
     func nothingAfterCancel(loader: Loader) async throws {
         let driver = CFNetworkLikeDriver.shared(loader)
-        try await withStubScope { scope in
+        let clock = ManualClock()
+        try await withStubScope(clock: clock) { scope in
             await scope.stub(.get("https://api.example.com/slow"), with: .text("late").delayed(by: .milliseconds(30)))
             let load = driver.makeTask(request("https://api.example.com/slow"))
             await driver.resume(load)
             #expect(inFlightCount(in: scope) == 1)
             load.task.cancel()
             await driver.stop(load)
+            // The answer's time comes after the stop: still nothing reaches the client.
+            await clock.advance(by: .milliseconds(30))
             try await Task.sleep(for: .milliseconds(120))
             #expect(load.client.calls.isEmpty)
             #expect(inFlightCount(in: scope) == 0)
@@ -109,11 +117,15 @@ struct SynchronousBridgeTests {
     @Test("a suspended load gets nothing while stopped and its answer when loading starts again", arguments: Loader.allCases)
     func suspendedLoadIsAnsweredOnRestart(loader: Loader) async throws {
         let driver = CFNetworkLikeDriver.shared(loader)
-        try await withStubScope { scope in
+        let clock = ManualClock()
+        try await withStubScope(clock: clock) { scope in
             await scope.stub(.get("https://api.example.com/paused"), with: .text("resumed").delayed(by: .milliseconds(20)), times: .once)
             let load = driver.makeTask(request("https://api.example.com/paused"))
             await driver.resume(load)
             await driver.stop(load) // The task is not running: a suspend.
+            // The answer is produced while the load is stopped, and held back.
+            try await clock.waitForSleepers(atLeast: 1)
+            await clock.advance(by: .milliseconds(20))
             try await Task.sleep(for: .milliseconds(100))
             #expect(load.client.calls.isEmpty)
             await driver.restart(load)

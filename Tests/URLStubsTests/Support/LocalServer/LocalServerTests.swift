@@ -223,18 +223,20 @@ struct LocalServerTests {
         #expect(Set(server.requests.map(\.connection)) == Set(1...16))
     }
 
-    @Test("stop() with a connection open ends the server's threads within 15 s (not at the connection's 30 s timeout), closes it, and a later request fails with a URLError")
+    @Test("stop() with a connection open ends the server's threads within 45 s (not at the connection's 120 s timeout), closes it, and a later request fails with a URLError")
     func stopIsPromptAndFinal() async throws {
-        let server = try LocalServer { _ in .text("hi") }
+        // A connection timeout far past the wait below, which is `.patience`: a
+        // loaded machine may take many seconds to run the woken threads.
+        let server = try LocalServer(connectionTimeout: 120) { _ in .text("hi") }
         let session = Self.plainSession()
         defer { session.finishTasksAndInvalidate() }
         _ = try await session.data(from: server.url("/before"))
         #expect(server.openConnectionCount == 1)
 
-        // Threads a stop did not wake would end only at the connection's 30 s
-        // timeout; woken ones end in well under half that, even on a machine
-        // loaded by the whole suite under a sanitizer.
-        #expect(server.stop(waitingAtMost: 15), "the server's threads ended within 15 s of stop()")
+        // Threads a stop did not wake would end only at the connection's 120 s
+        // timeout; woken ones end in well under 45 s, even on a machine loaded by
+        // the whole suite under a sanitizer.
+        #expect(server.stop(waitingAtMost: TimeInterval.patience), "the server's threads ended within 45 s of stop()")
         #expect(server.stop(), "a second stop() finds them ended")
         #expect(server.openConnectionCount == 0)
         let after = URLRequest(url: server.url("/after"), timeoutInterval: 10)
