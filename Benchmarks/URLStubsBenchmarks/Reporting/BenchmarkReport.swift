@@ -38,9 +38,17 @@ struct BenchmarkReport: Codable, Sendable {
             #endif
         }
 
-        /// The processor's model name: the first `model name` line of
-        /// `/proc/cpuinfo` on Linux; "unknown processor" where it cannot be read.
+        /// The processor's model name: `machdep.cpu.brand_string` on Apple
+        /// platforms, the first `model name` line of `/proc/cpuinfo` on Linux;
+        /// "unknown processor" where it cannot be read.
         private static var processorModel: String {
+            #if canImport(Darwin)
+            var size = 0
+            guard sysctlbyname("machdep.cpu.brand_string", nil, &size, nil, 0) == 0, size > 0 else { return "unknown processor" }
+            var name = [CChar](repeating: 0, count: size)
+            guard sysctlbyname("machdep.cpu.brand_string", &name, &size, nil, 0) == 0 else { return "unknown processor" }
+            return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            #else
             guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown processor" }
             for line in text.split(separator: "\n") where line.hasPrefix("model name") {
                 if let colon = line.firstIndex(of: ":") {
@@ -48,6 +56,7 @@ struct BenchmarkReport: Codable, Sendable {
                 }
             }
             return "unknown processor"
+            #endif
         }
 
         /// The processor architecture.
