@@ -83,17 +83,25 @@ struct FaultScopeTests {
         var orders: [[String]] = []
         for first in [a, b] {
             let second = first == a ? b : a
-            let order = try await withStubScope { scope in
+            // A manual clock: the requests arrive 50 ms apart and are held 200 ms each,
+            // exactly, however long a loaded machine holds a thread back.
+            let clock = ManualClock()
+            let order = try await withStubScope(clock: clock) { scope in
                 await scope.stub(.get("https://order.example.com/{p}")) { .text($0.pathParameters["p"] ?? "") }
                 await scope.shuffleResponseOrder(spacing: .milliseconds(200), positions: 2, seed: seed)
                 let one = Task { try await getText(first) }
-                _ = try await scope.waitForRequest(matching: .get(first), timeout: .patience)
-                try await Task.sleep(for: .milliseconds(50))
+                try await clock.waitForSleepers(atLeast: 1)
+                await clock.advance(by: .milliseconds(50))
                 let two = Task { try await getText(second) }
+                try await clock.waitForSleepers(atLeast: 2)
+                await clock.advance(by: .milliseconds(150))
                 _ = try await one.value
+                await clock.advance(by: .milliseconds(50))
                 _ = try await two.value
                 // The order they were answered in, by the scope's clock.
-                return await scope.exchanges.sorted { ($0.endedAt ?? .zero) < ($1.endedAt ?? .zero) }.map { $0.request.url.lastPathComponent }
+                let exchanges = await scope.exchanges
+                #expect(exchanges.compactMap(\.endedAt).sorted() == [.milliseconds(200), .milliseconds(250)])
+                return exchanges.sorted { ($0.endedAt ?? .zero) < ($1.endedAt ?? .zero) }.map { $0.request.url.lastPathComponent }
             }
             orders.append(order)
         }

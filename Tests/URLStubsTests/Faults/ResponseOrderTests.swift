@@ -18,6 +18,10 @@ private struct DashboardClient {
     static let base = "https://dashboard.example.com/"
     static let paths = ["user", "orders", "news"]
 
+    /// Called each time an answer is taken, with how many were (for the test
+    /// that releases them one at a time).
+    var took: @Sendable (Int) -> Void = { _ in }
+
     /// The dashboard, and the paths in the order their answers arrived.
     func load() async throws -> (Dashboard, arrivals: [String]) {
         let bodies = try await withThrowingTaskGroup(of: String.self) { group in
@@ -27,6 +31,7 @@ private struct DashboardClient {
             var bodies: [String] = []
             for try await body in group {
                 bodies.append(body)
+                took(bodies.count)
             }
             return bodies
         }
@@ -43,20 +48,43 @@ private struct DashboardClient {
     .enabled(if: seedsAreChosenByTests, "URLSTUBS_SEED overrides the seeds these tests choose")
 )
 struct ResponseOrderTests {
-    /// Wide enough that three requests started together arrive well within one
-    /// step, even on a loaded machine (40 ms was not: a CI run under load saw
-    /// them arrive a step apart).
-    private static let spacing = Duration.milliseconds(150)
+    private static let spacing = Duration.milliseconds(10)
     private static let positions = 4
+
+    /// Releases the answers a shuffle of `urls` holds on `clock` one position at a
+    /// time, each step once the client took the answers of the steps before
+    /// (`taken` counts them): on a manual clock every request arrives at the same
+    /// instant, and no thread a loaded machine holds back can reorder the answers.
+    /// (On a real clock, requests a thread's delay spreads over more than one
+    /// spacing keep their positions only within each spacing: 40 ms was once too
+    /// little for a CI run under load.)
+    static func release(_ urls: [String], seed: UInt64, positions: Int, spacing: Duration, on clock: ManualClock, taken: Shared<Int>) async throws {
+        let held = urls.map { orderPosition(of: $0, seed: seed, positions: positions) }
+        try await clock.waitForSleepers(atLeast: held.filter { $0 > 0 }.count)
+        for step in 0..<positions {
+            if step > 0 {
+                await clock.advance(by: spacing)
+            }
+            let expected = held.filter { $0 <= step }.count
+            let deadline = ContinuousClock.now + .patience
+            while taken.value < expected, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+    }
 
     /// Loads the dashboard in a fresh scope whose response order is seeded with `seed`.
     private func loadDashboard(seed: UInt64) async throws -> (DashboardClient.Dashboard, arrivals: [String]) {
-        try await withStubScope { scope in
+        let clock = ManualClock()
+        return try await withStubScope(clock: clock) { scope in
             for path in DashboardClient.paths {
                 await scope.stub(.get(DashboardClient.base + path), with: .text("\(path) body"))
             }
             await scope.shuffleResponseOrder(spacing: Self.spacing, positions: Self.positions, seed: seed)
-            return try await DashboardClient().load()
+            let taken = Shared(0)
+            let load = Task { try await DashboardClient(took: { count in taken.value = count }).load() }
+            try await Self.release(DashboardClient.paths.map { DashboardClient.base + $0 }, seed: seed, positions: Self.positions, spacing: Self.spacing, on: clock, taken: taken)
+            return try await load.value
         }
     }
 
@@ -121,18 +149,27 @@ struct ResponseOrderTests {
         })
         let predicted = paths.sorted { orderPosition(of: url($0), seed: seed, positions: positions) < orderPosition(of: url($1), seed: seed, positions: positions) }
         for requestOrder in [paths, paths.reversed()] {
-            let arrivals = try await withStubScope { scope in
+            let clock = ManualClock()
+            let arrivals = try await withStubScope(clock: clock) { scope in
                 await scope.stub(.get("https://order.example.com/{path}")) { .text($0.pathParameters["path"] ?? "") }
-                // The order is guaranteed among requests arriving within one spacing of
-                // each other: 150 ms holds under the sanitizers on 2 cores (25 ms did not
-                // once under the address sanitizer, with requests arriving further apart).
-                await scope.shuffleResponseOrder(spacing: .milliseconds(150), positions: positions, seed: seed)
-                return try await withThrowingTaskGroup(of: String.self) { group in
-                    for path in requestOrder {
-                        group.addTask { try await getText(url(path)) }
+                await scope.shuffleResponseOrder(spacing: Self.spacing, positions: positions, seed: seed)
+                let arrivals = Shared<[String]>([])
+                let taken = Shared(0)
+                let requests = Task {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for path in requestOrder {
+                            group.addTask {
+                                let text = try await getText(url(path))
+                                arrivals.mutate { $0.append(text) }
+                                taken.value = arrivals.value.count
+                            }
+                        }
+                        try await group.waitForAll()
                     }
-                    return try await group.reduce(into: []) { $0.append($1) }
                 }
+                try await Self.release(paths.map(url), seed: seed, positions: positions, spacing: Self.spacing, on: clock, taken: taken)
+                try await requests.value
+                return arrivals.value
             }
             #expect(arrivals == predicted)
         }

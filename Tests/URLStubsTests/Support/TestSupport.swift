@@ -91,6 +91,13 @@ final class Shared<Value: Sendable>: @unchecked Sendable {
             lock.unlock()
         }
     }
+
+    /// Changes the value in place, in one critical section.
+    func mutate(_ change: (inout Value) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        change(&stored)
+    }
 }
 
 /// Sends a GET for `url` through the shared stubbed session and returns the body as
