@@ -7,6 +7,10 @@
 /// limits.bodyBytes = 64 * 1_024 * 1_024   // uploads of up to 64 MiB
 /// let server = try await scope.serve(limits: limits)
 /// ```
+///
+/// A timeout judges what the client sent in time, not how soon the server got to
+/// it: bytes already received when a busy machine's connection thread finds the
+/// time passed are still read, those sent later are not.
 public struct ServingLimits: Sendable, Hashable {
     /// The largest request head (request line and header lines) accepted, in
     /// bytes; a larger one is answered `431` (or `414` when the request line alone
