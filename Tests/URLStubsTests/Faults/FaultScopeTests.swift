@@ -90,10 +90,10 @@ struct FaultScopeTests {
                 await scope.stub(.get("https://order.example.com/{p}")) { .text($0.pathParameters["p"] ?? "") }
                 await scope.shuffleResponseOrder(spacing: .milliseconds(200), positions: 2, seed: seed)
                 let one = Task { try await getText(first) }
-                try await clock.waitForSleepers(atLeast: 1)
+                try await clock.waitForSleepers(atLeast: 1, timeout: .patience)
                 await clock.advance(by: .milliseconds(50))
                 let two = Task { try await getText(second) }
-                try await clock.waitForSleepers(atLeast: 2)
+                try await clock.waitForSleepers(atLeast: 2, timeout: .patience)
                 await clock.advance(by: .milliseconds(150))
                 _ = try await one.value
                 await clock.advance(by: .milliseconds(50))
@@ -142,7 +142,7 @@ struct FaultScopeTests {
             await scope.shuffleResponseOrder(spacing: .milliseconds(30), seed: seed)
             let one = Task { try await getText(urls[first]) }
             let two = Task { try await getText(urls[second]) }
-            try await clock.waitForSleepers(atLeast: 2)
+            try await clock.waitForSleepers(atLeast: 2, timeout: .patience)
             await clock.advance(by: .milliseconds(150))
             _ = try await one.value
             _ = try await two.value

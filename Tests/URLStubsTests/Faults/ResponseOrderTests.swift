@@ -58,18 +58,19 @@ struct ResponseOrderTests {
     /// (On a real clock, requests a thread's delay spreads over more than one
     /// spacing keep their positions only within each spacing: 40 ms was once too
     /// little for a CI run under load.)
-    static func release(_ urls: [String], seed: UInt64, positions: Int, spacing: Duration, on clock: ManualClock, taken: Shared<Int>) async throws {
+    private static func release(_ urls: [String], seed: UInt64, positions: Int, spacing: Duration, on clock: ManualClock, taken: Shared<Int>) async throws {
         let held = urls.map { orderPosition(of: $0, seed: seed, positions: positions) }
-        try await clock.waitForSleepers(atLeast: held.filter { $0 > 0 }.count)
+        try await clock.waitForSleepers(atLeast: held.filter { $0 > 0 }.count, timeout: .seconds(20))
         for step in 0..<positions {
             if step > 0 {
                 await clock.advance(by: spacing)
             }
             let expected = held.filter { $0 <= step }.count
-            let deadline = ContinuousClock.now + .patience
+            let deadline = ContinuousClock.now + .seconds(20)
             while taken.value < expected, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(1))
             }
+            try #require(taken.value == expected, "after \(step) spacings, \(expected) answers were due and \(taken.value) taken")
         }
     }
 
@@ -160,8 +161,12 @@ struct ResponseOrderTests {
                         for path in requestOrder {
                             group.addTask {
                                 let text = try await getText(url(path))
-                                arrivals.mutate { $0.append(text) }
-                                taken.value = arrivals.value.count
+                                var count = 0
+                                arrivals.mutate {
+                                    $0.append(text)
+                                    count = $0.count
+                                }
+                                taken.mutate { $0 = max($0, count) }
                             }
                         }
                         try await group.waitForAll()

@@ -468,11 +468,9 @@ struct ServedHTTPTests {
         limits.idleTimeout = .patience
         try await withEchoServer(limits: limits) { server, _ in
             let slowHead = try RawConnection(port: server.port)
-            // Sent at once and never finished: whatever a loaded machine delays, the
-            // last piece is in before the 408, so that no reset can discard it.
-            for piece in ["GET /hel", "lo HTTP/1.1\r\n", "Host: 127", ".0.0.1"] {
-                slowHead.send(piece)
-            }
+            // Sent in one piece and never finished: nothing is sent after the 408,
+            // so that no reset can discard it, whatever a loaded machine delays.
+            slowHead.send("GET /hello HTTP/1.1\r\nHost: 127.0.0.1")
             let timedOut = await slowHead.response()
             #expect(timedOut?.status == 408)
             #expect(timedOut?.text == "the request head did not arrive in time (ServingLimits.headTimeout)\n")

@@ -24,7 +24,10 @@ final class RecordingClient: NSObject, URLProtocolClient, @unchecked Sendable {
     private var body = Data()
     private var inside = false
     private var failure: (any Error)?
-    private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var waiters: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var nextWaiter: UInt64 = 0
+    /// Waiters whose timeout passed before they began waiting.
+    private var expired: Set<UInt64> = []
 
     /// Set by the driver around `startLoading()`.
     var isInsideStartLoading: Bool {
@@ -58,18 +61,46 @@ final class RecordingClient: NSObject, URLProtocolClient, @unchecked Sendable {
         return String(decoding: body, as: UTF8.self)
     }
 
-    /// Returns once at least `count` calls were recorded.
-    func waitForCalls(_ count: Int) async {
+    /// Returns once at least `count` calls were recorded, or once `timeout` passed
+    /// (the test's expectations on ``calls`` then say what is missing): a call that
+    /// never comes must fail the test, not hang the run.
+    func waitForCalls(_ count: Int, timeout: Duration = .patience) async {
+        let id = newWaiterID()
+        let expiry = Task {
+            guard (try? await Task.sleep(for: timeout)) != nil else { return } // Cancelled: the calls came.
+            self.resumeWaiter(id)
+        }
+        defer { expiry.cancel() }
         await withCheckedContinuation { continuation in
             lock.lock()
-            if recorded.count >= count {
+            if recorded.count >= count || expired.remove(id) != nil {
                 lock.unlock()
                 continuation.resume()
                 return
             }
-            waiters.append((count, continuation))
+            waiters.append((id, count, continuation))
             lock.unlock()
         }
+    }
+
+    private func newWaiterID() -> UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        nextWaiter += 1
+        return nextWaiter
+    }
+
+    /// Resumes the waiter `id` when its timeout passed: at once if it waits, or as
+    /// soon as it would begin to.
+    private func resumeWaiter(_ id: UInt64) {
+        lock.lock()
+        let waiter = waiters.first { $0.id == id }
+        if waiter == nil {
+            expired.insert(id)
+        }
+        waiters.removeAll { $0.id == id }
+        lock.unlock()
+        waiter?.continuation.resume()
     }
 
     private func record(_ name: String, data: Data? = nil) {

@@ -53,7 +53,7 @@ struct SynchronousBridgeTests {
             let load = driver.makeTask(request("https://api.example.com/later"))
             await driver.resume(load)
             #expect(load.client.calls.isEmpty)
-            try await clock.waitForSleepers(atLeast: 1)
+            try await clock.waitForSleepers(atLeast: 1, timeout: .patience)
             await clock.advance(by: .milliseconds(20))
             await load.client.waitForCalls(3)
             #expect(load.client.calls == [
@@ -104,9 +104,11 @@ struct SynchronousBridgeTests {
             let load = driver.makeTask(request("https://api.example.com/slow"))
             await driver.resume(load)
             #expect(inFlightCount(in: scope) == 1)
+            // The delay is running when the cancel comes; its time comes after the
+            // stop: still nothing reaches the client.
+            try await clock.waitForSleepers(atLeast: 1, timeout: .patience)
             load.task.cancel()
             await driver.stop(load)
-            // The answer's time comes after the stop: still nothing reaches the client.
             await clock.advance(by: .milliseconds(30))
             try await Task.sleep(for: .milliseconds(120))
             #expect(load.client.calls.isEmpty)
@@ -123,9 +125,15 @@ struct SynchronousBridgeTests {
             let load = driver.makeTask(request("https://api.example.com/paused"))
             await driver.resume(load)
             await driver.stop(load) // The task is not running: a suspend.
-            // The answer is produced while the load is stopped, and held back.
-            try await clock.waitForSleepers(atLeast: 1)
+            // The answer is produced while the load is stopped (it leaves the
+            // scope's in-flight list), and held back.
+            try await clock.waitForSleepers(atLeast: 1, timeout: .patience)
             await clock.advance(by: .milliseconds(20))
+            let deadline = ContinuousClock.now + .patience
+            while inFlightCount(in: scope) > 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            #expect(inFlightCount(in: scope) == 0)
             try await Task.sleep(for: .milliseconds(100))
             #expect(load.client.calls.isEmpty)
             await driver.restart(load)
