@@ -132,10 +132,7 @@ struct AppleURLSessionTests {
             let error = await #expect(throws: URLError.self) { try await request.value }
             #expect(error?.code == .cancelled)
             // Apple calls stopLoading() on a thread of its own, in its own time: poll.
-            let deadline = ContinuousClock.now + .patience
-            while inFlightCount(in: scope) != 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await eventually { inFlightCount(in: scope) == 0 }
             #expect(inFlightCount(in: scope) == 0)
         }
     }

@@ -66,10 +66,7 @@ struct ResponseOrderTests {
                 await clock.advance(by: spacing)
             }
             let expected = held.filter { $0 <= step }.count
-            let deadline = ContinuousClock.now + .seconds(20)
-            while taken.value < expected, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(1))
-            }
+            try await eventually(checkingEvery: .milliseconds(1), within: .seconds(20)) { taken.value >= expected }
             try #require(taken.value == expected, "after \(step) spacings, \(expected) answers were due and \(taken.value) taken")
         }
     }

@@ -23,10 +23,7 @@ struct ServedPromisesTests {
             let connection = try RawConnection(port: server.port)
             connection.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n")
             connection.finishSending() // Still reading.
-            let deadline = ContinuousClock.now + .patience
-            while await scope.exchanges.map(ExchangeLogTests.summary) != ["/slow cancelled"], ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await eventually { await scope.exchanges.map(ExchangeLogTests.summary) == ["/slow cancelled"] }
             #expect(await scope.exchanges.map(ExchangeLogTests.summary) == ["/slow cancelled"])
             await clock.advance(by: .milliseconds(300))
             #expect(await connection.response() == nil)

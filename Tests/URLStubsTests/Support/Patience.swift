@@ -10,6 +10,19 @@ extension Duration {
     static let patience: Duration = .seconds(45)
 }
 
+/// Checks `condition` every `interval` until it holds or `timeout` passes, for a
+/// change no callback announces; returns whether it held. The caller's own
+/// expectation then says what was wrong.
+@discardableResult
+func eventually(checkingEvery interval: Duration = .milliseconds(10), within timeout: Duration = .patience, until condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while try await !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try await Task.sleep(for: interval)
+    }
+    return true
+}
+
 extension TimeInterval {
     /// ``Duration/patience`` in seconds, for waits that take a `TimeInterval`.
     static let patience = TimeInterval(Duration.patience.components.seconds)

@@ -129,10 +129,7 @@ struct SynchronousBridgeTests {
             // scope's in-flight list), and held back.
             try await clock.waitForSleepers(atLeast: 1, timeout: .patience)
             await clock.advance(by: .milliseconds(20))
-            let deadline = ContinuousClock.now + .patience
-            while inFlightCount(in: scope) > 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            try await eventually(checkingEvery: .milliseconds(5)) { inFlightCount(in: scope) == 0 }
             #expect(inFlightCount(in: scope) == 0)
             try await Task.sleep(for: .milliseconds(100))
             #expect(load.client.calls.isEmpty)

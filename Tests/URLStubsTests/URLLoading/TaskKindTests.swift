@@ -126,10 +126,7 @@ struct TaskKindTests {
             let task = URLSession.stubbed.dataTask(with: url)
             task.delegate = taskDelegate
             task.resume()
-            let deadline = ContinuousClock.now + .patience
-            while task.state != .completed, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10)) // No callback says when: poll, with patience.
-            }
+            try await eventually { task.state == .completed } // No callback says when.
             #expect(task.state == .completed)
             #expect(await scope.requests.isEmpty, "refused before it was resolved or logged")
             #expect(taskDelegate.calls == 0)
