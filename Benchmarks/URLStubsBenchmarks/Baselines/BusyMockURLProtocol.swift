@@ -7,13 +7,13 @@ import Foundation
 /// answers: the reference that shows what a known cost per request reads as in the
 /// paired ratios on this machine.
 ///
-/// `startLoading()` first keeps its thread busy for ``extraWork`` of the thread's
-/// own CPU time, then answers exactly as ``DictionaryMockURLProtocol`` does.
-final class BusyMockURLProtocol: URLProtocol {
+/// `startLoading()` first keeps its thread busy for ``extraMicroseconds`` of the
+/// thread's own CPU time, then answers exactly as ``DictionaryMockURLProtocol``
+/// does. ``BriefBusyMockURLProtocol`` does less, to show how little extra work a
+/// ratio goal leaves room for.
+class BusyMockURLProtocol: URLProtocol {
     /// The CPU time each request spends before the answer, in microseconds.
-    static let extraMicroseconds = 5
-    /// The same, as a duration.
-    static let extraWork: Duration = .microseconds(extraMicroseconds)
+    class var extraMicroseconds: Int { 5 }
 
     /// Returns whether the table has an answer for the request's URL, as
     /// ``DictionaryMockURLProtocol`` does.
@@ -26,10 +26,9 @@ final class BusyMockURLProtocol: URLProtocol {
         request
     }
 
-    /// Works for ``extraWork`` of this thread's CPU time, then answers from the table.
+    /// Works for ``extraMicroseconds`` of this thread's CPU time, then answers from the table.
     override func startLoading() {
-        let (seconds, attoseconds) = Self.extraWork.components
-        let work = Int64(seconds) * 1_000_000_000 + attoseconds / 1_000_000_000
+        let work = Int64(type(of: self).extraMicroseconds) * 1_000
         let start = ThreadCPUClock.nanoseconds()
         while ThreadCPUClock.nanoseconds() - start < work {}
         DictionaryMockURLProtocol.answer(self)
@@ -40,4 +39,14 @@ final class BusyMockURLProtocol: URLProtocol {
 
     /// A session answered by this protocol, built as ``BenchmarkFixtures/baselineSession`` is.
     static let session = BenchmarkFixtures.session(answeredBy: BusyMockURLProtocol.self)
+}
+
+/// The busy protocol with less extra work: 2 µs per request, about what the
+/// template request's resolution alone costs URLStubs (the resolution rows).
+final class BriefBusyMockURLProtocol: BusyMockURLProtocol {
+    /// The CPU time each request spends before the answer, in microseconds.
+    override class var extraMicroseconds: Int { 2 }
+
+    /// A session answered by this protocol, built as ``BenchmarkFixtures/baselineSession`` is.
+    static let briefSession = BenchmarkFixtures.session(answeredBy: BriefBusyMockURLProtocol.self)
 }

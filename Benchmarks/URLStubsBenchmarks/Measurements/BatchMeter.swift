@@ -28,6 +28,7 @@ struct BatchMeter: Sendable {
             wallMicroseconds: Double(finish &- startTime) / 1_000,
             cpuMicroseconds: used.cpuNanoseconds / 1_000,
             contextSwitches: used.contextSwitches,
+            userAndKernelMicroseconds: (used.userMicroseconds, used.kernelMicroseconds),
             requestMicroseconds: requestMicroseconds,
             unexpected: unexpected
         )

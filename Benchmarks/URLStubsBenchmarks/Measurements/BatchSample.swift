@@ -12,6 +12,11 @@ struct BatchSample: Sendable {
     var cpuMicroseconds: Double
     /// Context switches of every thread of the process over the batch.
     var contextSwitches: Double
+    /// The process's CPU time over the batch as getrusage splits it: in user code,
+    /// and in the kernel on its behalf, in microseconds. The split comes from
+    /// sampling at the scheduler's tick, too coarse for one batch: see
+    /// ``kernelShare(of:)``.
+    var userAndKernelMicroseconds: (user: Double, kernel: Double)
     /// The wall time of each request, in microseconds (its latency).
     var requestMicroseconds: [Double]
     /// Requests that did not end as expected (a wrong body, an error).
@@ -35,5 +40,15 @@ struct BatchSample: Sendable {
     /// Requests per second over the batch.
     var requestsPerSecond: Double {
         wallMicroseconds > 0 ? Double(requests) / wallMicroseconds * 1e6 : 0
+    }
+
+    /// The kernel's share of the CPU time of `samples` together, in percent; `nil`
+    /// when getrusage counted none. Pooled over the batches rather than a median of
+    /// each batch's share: a batch lasts a few of the scheduler's ticks, by which
+    /// getrusage splits a process's time between user code and the kernel.
+    static func kernelShare(of samples: [BatchSample]) -> Double? {
+        let user = samples.reduce(0) { $0 + $1.userAndKernelMicroseconds.user }
+        let kernel = samples.reduce(0) { $0 + $1.userAndKernelMicroseconds.kernel }
+        return user + kernel > 0 ? kernel / (user + kernel) * 100 : nil
     }
 }

@@ -12,7 +12,9 @@ extension PairedSeries {
     ///
     /// Side figures are medians over the side's batches (of the batch's total
     /// divided by its requests), except the median and p99 wall time of every
-    /// request of the side's batches. Paired figures are medians over pairs.
+    /// request of the side's batches. Paired figures are medians over pairs. The
+    /// kernel's share of CPU time is given per side, pooled over its batches,
+    /// without a ratio.
     func comparison(_ name: String, headline: Headline = .wallTime, goals: ComparisonGoals = .none) -> Comparison {
         let pairs = Array(zip(baseline, variant))
         var metrics: [ComparisonMetric] = []
@@ -60,6 +62,14 @@ extension PairedSeries {
             paired: Self.median(pairs.map { $1.contextSwitchesPerRequest - $0.contextSwitchesPerRequest }),
             goal: goals.contextSwitches
         ))
+        var kernelShare = ComparisonMetric(
+            "kernel's share of CPU time (getrusage)",
+            unit: "%",
+            baseline: BatchSample.kernelShare(of: baseline),
+            variant: BatchSample.kernelShare(of: variant)
+        )
+        kernelShare.ratio = nil // A ratio of two shares says nothing the shares do not.
+        metrics.append(kernelShare)
         return Comparison(
             name: name,
             pairs: pairs.count,

@@ -39,6 +39,8 @@ enum Format {
             return number(value, digits: 0) + (unit == "count" ? "" : " " + unit)
         case "per request":
             return number(value, digits: 2)
+        case "%":
+            return number(value, digits: 0) + "%"
         case "ns":
             return number(value, digits: value < 10 ? 2 : 1) + " ns"
         case "µs" where abs(value) >= 1_000:

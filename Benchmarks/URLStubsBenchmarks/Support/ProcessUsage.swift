@@ -17,6 +17,13 @@ struct ProcessUsage: Sendable {
     /// Voluntary plus involuntary context switches of every thread of the
     /// process, from `getrusage(RUSAGE_SELF)` (`ru_nvcsw + ru_nivcsw`).
     var contextSwitches: Double
+    /// CPU time the process spent in user code, in microseconds, from
+    /// `getrusage(RUSAGE_SELF)` (`ru_utime`).
+    var userMicroseconds: Double
+    /// CPU time the kernel spent on the process's behalf (system calls, waking and
+    /// switching its threads), in microseconds, from `getrusage(RUSAGE_SELF)`
+    /// (`ru_stime`).
+    var kernelMicroseconds: Double
 
     /// The `who` argument of `getrusage` that asks for the whole process: an enum
     /// case in Glibc, an `Int32` macro in Darwin.
@@ -36,7 +43,9 @@ struct ProcessUsage: Sendable {
         _ = getrusage(Self.selfUsage, &usage)
         return ProcessUsage(
             cpuNanoseconds: Double(clock.tv_sec) * 1e9 + Double(clock.tv_nsec),
-            contextSwitches: Double(usage.ru_nvcsw) + Double(usage.ru_nivcsw)
+            contextSwitches: Double(usage.ru_nvcsw) + Double(usage.ru_nivcsw),
+            userMicroseconds: Self.microseconds(usage.ru_utime),
+            kernelMicroseconds: Self.microseconds(usage.ru_stime)
         )
     }
 
@@ -44,7 +53,14 @@ struct ProcessUsage: Sendable {
     func since(_ earlier: ProcessUsage) -> ProcessUsage {
         ProcessUsage(
             cpuNanoseconds: cpuNanoseconds - earlier.cpuNanoseconds,
-            contextSwitches: contextSwitches - earlier.contextSwitches
+            contextSwitches: contextSwitches - earlier.contextSwitches,
+            userMicroseconds: userMicroseconds - earlier.userMicroseconds,
+            kernelMicroseconds: kernelMicroseconds - earlier.kernelMicroseconds
         )
+    }
+
+    /// `time` in microseconds.
+    private static func microseconds(_ time: timeval) -> Double {
+        Double(time.tv_sec) * 1e6 + Double(time.tv_usec)
     }
 }
