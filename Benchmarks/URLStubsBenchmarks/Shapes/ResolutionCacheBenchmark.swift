@@ -15,7 +15,9 @@ import Foundation
 /// batches: resolutions alone (warm); each resolution after touching
 /// ``CacheEvictingMemory`` (cold); and the touching alone, which the cold
 /// batch's time is paired with and reduced by. The cold and touching-only batches
-/// alternate their order from round to round.
+/// alternate their order from round to round. Each round also resolves as many
+/// requests no stub matches (warm), in a scope of their own: the unmatched row's
+/// own work, its near-miss report and `URLError` included.
 struct ResolutionCacheBenchmark {
     /// Whether this is the smoke run.
     let quick: Bool
@@ -30,13 +32,19 @@ struct ResolutionCacheBenchmark {
         let worker = await ScopedWorker.scoped { scope in
             await scope.stub(.get(BenchmarkFixtures.origin + "/items/{id}"), with: .data(body))
         }
-        guard let scope = worker.scope else { return [] }
+        let unmatchedWorker = await ScopedWorker.scoped { scope in
+            await scope.stub(.get(BenchmarkFixtures.singleURL.absoluteString), with: .data(body))
+        }
+        guard let scope = worker.scope, let unmatchedScope = unmatchedWorker.scope else { return [] }
+        let missing = Array(repeating: BenchmarkFixtures.request(BenchmarkFixtures.missingURL), count: requestsPerBatch)
         let requests = (0..<requestsPerBatch).map { BenchmarkFixtures.request(BenchmarkFixtures.itemURL($0)) }
         let memory = CacheEvictingMemory()
 
         var warm: [Double] = []
         var cold: [Double] = []
+        var unmatched: [Double] = []
         var unanswered = 0
+        var unmatchedAnswered = 0
         for round in 0...rounds {
             Progress.log("shapes: resolution alone, round \(round)/\(rounds)")
             let resolveAll = Self.batch(requests, resolvingIn: scope, touching: nil, unanswered: &unanswered)
@@ -44,17 +52,24 @@ struct ResolutionCacheBenchmark {
             let touchOnly = touchFirst ? Self.batch(requests, resolvingIn: nil, touching: memory, unanswered: &unanswered) : 0
             let touchThenResolve = Self.batch(requests, resolvingIn: scope, touching: memory, unanswered: &unanswered)
             let touchOnlyAfter = touchFirst ? touchOnly : Self.batch(requests, resolvingIn: nil, touching: memory, unanswered: &unanswered)
+            var unmatchedUnanswered = 0
+            let resolveUnmatched = Self.batch(missing, resolvingIn: unmatchedScope, touching: nil, unanswered: &unmatchedUnanswered)
+            unmatchedAnswered += missing.count - unmatchedUnanswered
             if round > 0 { // Round 0 warms up.
                 let count = Double(requests.count)
                 warm.append(resolveAll / count)
                 cold.append(max(0, touchThenResolve - touchOnlyAfter) / count)
+                unmatched.append(resolveUnmatched / Double(missing.count))
             }
         }
         _ = await worker.finish()
+        _ = await unmatchedWorker.finish() // Its scope reports every unmatched request.
         let note = unanswered == 0 ? "" : " (UNEXPECTED: \(unanswered) requests unanswered)"
+        let unmatchedNote = unmatchedAnswered == 0 ? "" : " (UNEXPECTED: \(unmatchedAnswered) requests answered)"
         return [
             ReportRow.samples("template request's resolution alone, no URL loading, warm caches: CPU time per request\(note)", unit: "µs", warm, isReference: false),
             ReportRow.samples("the same after \(CacheEvictingMemory.byteCount >> 20) MiB of other memory was touched (caches emptied): CPU time per request", unit: "µs", cold, isReference: false),
+            ReportRow.samples("unmatched request's resolution alone (near-miss report and URLError built), warm caches: CPU time per request\(unmatchedNote)", unit: "µs", unmatched, isReference: false),
         ]
     }
 
