@@ -7,13 +7,17 @@ import Foundation
 /// answers: the reference that shows what a known cost per request reads as in the
 /// paired ratios on this machine.
 ///
-/// `startLoading()` first keeps its thread busy for ``extraMicroseconds`` of the
-/// thread's own CPU time, then answers exactly as ``DictionaryMockURLProtocol``
-/// does. ``BriefBusyMockURLProtocol`` does less, to show how little extra work a
-/// ratio goal leaves room for.
+/// `startLoading()` first does ``extraMicroseconds`` of work in user code
+/// (``UserSpaceWork``), then answers exactly as ``DictionaryMockURLProtocol`` does.
+/// ``BriefBusyMockURLProtocol`` does less, to show how little extra work a ratio
+/// goal leaves room for.
 class BusyMockURLProtocol: URLProtocol {
     /// The CPU time each request spends before the answer, in microseconds.
     class var extraMicroseconds: Int { 5 }
+
+    /// The work's result, kept so that the work cannot be optimized away; touched
+    /// only on the thread Foundation calls `startLoading()` on.
+    private var workResult: UInt64 = 0
 
     /// Returns whether the table has an answer for the request's URL, as
     /// ``DictionaryMockURLProtocol`` does.
@@ -26,27 +30,20 @@ class BusyMockURLProtocol: URLProtocol {
         request
     }
 
-    /// Works for ``extraMicroseconds`` of this thread's CPU time, then answers from the table.
+    /// Works for ``extraMicroseconds`` in user code, then answers from the table.
     override func startLoading() {
-        let work = Int64(type(of: self).extraMicroseconds) * 1_000
-        let start = ThreadCPUClock.nanoseconds()
-        while ThreadCPUClock.nanoseconds() - start < work {}
+        workResult = UserSpaceWork.perform(microseconds: type(of: self).extraMicroseconds, seed: UInt64(UInt(bitPattern: ObjectIdentifier(self).hashValue)))
         DictionaryMockURLProtocol.answer(self)
     }
 
     /// Does nothing: the request was answered synchronously.
     override func stopLoading() {}
-
-    /// A session answered by this protocol, built as ``BenchmarkFixtures/baselineSession`` is.
-    static let session = BenchmarkFixtures.session(answeredBy: BusyMockURLProtocol.self)
 }
 
-/// The busy protocol with less extra work: 2 µs per request, about what the
-/// template request's resolution alone costs URLStubs (the resolution rows).
+/// The busy protocol with less extra work: 2 µs per request, the low end of what
+/// the template request's resolution alone costs URLStubs warm (the resolution
+/// rows).
 final class BriefBusyMockURLProtocol: BusyMockURLProtocol {
     /// The CPU time each request spends before the answer, in microseconds.
     override class var extraMicroseconds: Int { 2 }
-
-    /// A session answered by this protocol, built as ``BenchmarkFixtures/baselineSession`` is.
-    static let briefSession = BenchmarkFixtures.session(answeredBy: BriefBusyMockURLProtocol.self)
 }

@@ -1,5 +1,6 @@
-/// What one timed batch measured: its wall time, the process's CPU time and
-/// context switches over it, and the wall time of each request in it.
+/// What one timed batch measured: its wall time, the process's CPU time (and how
+/// getrusage splits it) and context switches over it, and the wall time of each
+/// request in it.
 ///
 /// A batch is the unit the paired comparisons alternate: its per-request figures
 /// are the batch's totals divided by its number of requests.
@@ -13,8 +14,8 @@ struct BatchSample: Sendable {
     /// Context switches of every thread of the process over the batch.
     var contextSwitches: Double
     /// The process's CPU time over the batch as getrusage splits it: in user code,
-    /// and in the kernel on its behalf, in microseconds. The split comes from
-    /// sampling at the scheduler's tick, too coarse for one batch: see
+    /// and in the kernel on its behalf, in microseconds. On Linux the split comes
+    /// from sampling at the scheduler's tick, too coarse for one batch: see
     /// ``kernelShare(of:)``.
     var userAndKernelMicroseconds: (user: Double, kernel: Double)
     /// The wall time of each request, in microseconds (its latency).
@@ -45,7 +46,7 @@ struct BatchSample: Sendable {
     /// The kernel's share of the CPU time of `samples` together, in percent; `nil`
     /// when getrusage counted none. Pooled over the batches rather than a median of
     /// each batch's share: a batch lasts a few of the scheduler's ticks, by which
-    /// getrusage splits a process's time between user code and the kernel.
+    /// getrusage splits a process's time between user code and the kernel on Linux.
     static func kernelShare(of samples: [BatchSample]) -> Double? {
         let user = samples.reduce(0) { $0 + $1.userAndKernelMicroseconds.user }
         let kernel = samples.reduce(0) { $0 + $1.userAndKernelMicroseconds.kernel }
