@@ -239,8 +239,13 @@ struct LocalServerTests {
         #expect(server.stop(waitingAtMost: TimeInterval.patience), "the server's threads ended within 45 s of stop()")
         #expect(server.stop(), "a second stop() finds them ended")
         #expect(server.openConnectionCount == 0)
+        // From a session of its own: one that kept the closed connection may try it
+        // first and fail with .networkConnectionLost, as libcurl notices the close
+        // or not; a new connection is refused, whatever the timing.
+        let fresh = Self.plainSession()
+        defer { fresh.finishTasksAndInvalidate() }
         let after = URLRequest(url: server.url("/after"), timeoutInterval: 10)
-        let error = await #expect(throws: URLError.self) { _ = try await session.data(for: after) }
+        let error = await #expect(throws: URLError.self) { _ = try await fresh.data(for: after) }
         #expect(error?.code == .cannotConnectToHost)
         #expect(server.requests.map(\.path) == ["/before"])
     }
