@@ -34,6 +34,9 @@ struct SuiteShapesBenchmark {
     static let references: [(BusyMockURLProtocol.Type, URLSession)] = [BriefBusyMockURLProtocol.self, BusyMockURLProtocol.self].map { busy in
         (busy, BenchmarkFixtures.session(answeredBy: busy))
     }
+    /// The session of the split rows' reference protocol, which resolves each
+    /// request in a URLStubs scope before it answers from the dictionary.
+    static let resolvingSession = BenchmarkFixtures.session(answeredBy: ResolvingMockURLProtocol.self)
     /// Stubs and requests of one test in the one-test comparison.
     static let requestsPerTest = 5
     /// Empty scopes per sample of the empty-scope row, and samples.
@@ -72,6 +75,12 @@ struct SuiteShapesBenchmark {
         let template = await ScopedWorker.scoped { scope in
             await scope.stub(.get(BenchmarkFixtures.origin + "/items/{id}"), with: .data(templateBody))
         }
+        // The scope the resolving reference protocol resolves in: the template
+        // row's stub, in a scope of its own.
+        let resolving = await ScopedWorker.scoped { scope in
+            await scope.stub(.get(BenchmarkFixtures.origin + "/items/{id}"), with: .data(templateBody))
+        }
+        ResolvingMockURLProtocol.scope.withLock { $0 = resolving.scope }
         let unmatched = await ScopedWorker.scoped { scope in
             await scope.stub(.get(BenchmarkFixtures.singleURL.absoluteString), with: .data(templateBody))
         }
@@ -157,6 +166,22 @@ struct SuiteShapesBenchmark {
                 requestsPerBatch: batch,
                 goals: ComparisonGoals(wall: .ratioAtMost(1.5), cpu: .ratioAtMost(1.5))
             )),
+            PairedCase(RequestComparison(
+                name: "template row, split: the dictionary protocol also resolving each request in a URLStubs scope first (as startLoading() does, through a benchmarking hook), against the plain dictionary protocol",
+                worker: outside,
+                baseline: (items, .body(baselineBody)),
+                variant: (items, .body(baselineBody)),
+                variantSession: Self.resolvingSession,
+                requestsPerBatch: batch
+            )),
+            PairedCase(RequestComparison(
+                name: "template row, split: URLStubs' template row against that resolving dictionary protocol (what StubURLProtocol adds beyond its resolution)",
+                worker: template,
+                baseline: (items, .body(baselineBody)),
+                variant: (items, .body(templateBody)),
+                baselineSession: Self.resolvingSession,
+                requestsPerBatch: batch
+            )),
         ] + Self.references.map { busy, session in
             PairedCase(RequestComparison(
                 name: "reference, not URLStubs: the dictionary protocol doing \(busy.extraMicroseconds) µs more CPU work in startLoading(), a different URL every request",
@@ -194,7 +219,9 @@ struct SuiteShapesBenchmark {
         let setupRows = await TestSetupCacheBenchmark(quick: quick).run(pool: testPool, body: testBody, on: outside)
 
         let unmatchedReports = await unmatched.finish()
-        for worker in [computed, awaiting, template, outside] {
+        ResolvingMockURLProtocol.scope.withLock { $0 = nil }
+        let unresolved = ResolvingMockURLProtocol.unresolved.withLock { $0 }
+        for worker in [computed, awaiting, template, resolving, outside] {
             await worker.finish()
         }
         let rows = [
@@ -204,7 +231,7 @@ struct SuiteShapesBenchmark {
             ReportRow.samples("the same on the main actor, context switches per scope", unit: "switches", mainActorEmptySamples.map(\.contextSwitchesPerRequest), isReference: false, goal: .valueAtMost(0.1, "≤ 0.10 switches")),
         ] + traitRows(traitSamples) + breakdown.rows + resolutionRows + setupRows
         let failedScopes = (emptySamples + mainActorEmptySamples + traitSamples).reduce(0) { $0 + $1.unexpected }
-        return section(comparisons, rows: rows, unmatchedReports: unmatchedReports, failedScopes: failedScopes, failedBreakdown: breakdown.unexpected)
+        return section(comparisons, rows: rows, unmatchedReports: unmatchedReports, unresolved: unresolved, failedScopes: failedScopes, failedBreakdown: breakdown.unexpected)
     }
 
     /// The URL of user `index`, answered by the computed stub.
@@ -315,7 +342,7 @@ struct SuiteShapesBenchmark {
     }
 
     /// Builds the report section.
-    private func section(_ comparisons: [Comparison], rows: [ReportRow], unmatchedReports: Int, failedScopes: Int, failedBreakdown: Int) -> ReportSection {
+    private func section(_ comparisons: [Comparison], rows: [ReportRow], unmatchedReports: Int, unresolved: Int, failedScopes: Int, failedBreakdown: Int) -> ReportSection {
         let batch = Format.number(Double(requestsPerBatch), digits: 0)
         var notes = [
             "Which row is your suite: tests whose stubs compute answers from the request (`stub(...) { request in ... }`) read the computed row; tests that stub URL templates with fixed bodies read the template row (the delegated row when their session has a delegate); the one-test row is the whole cost per request of a typical short test (scope, a few stubs, a few requests); the unmatched row is what a request no stub matches costs (its URLError carries the near-miss report).",
@@ -327,6 +354,7 @@ struct SuiteShapesBenchmark {
             "Main-actor one-test row: the same tests, each batch run by a task on the main actor, so that every test's closure is isolated to it, as a `@MainActor` test's is (common in app test suites); both sides make their requests with `data(for:)`, which leaves the actor and comes back. The main-actor empty-scope rows do the same with empty scopes: a scope that left the actor would show two context switches each.",
             "One-test row: each test (\(Self.requestsPerTest) requests, so \(requestsPerBatch / Self.requestsPerTest) tests per batch) uses URLs of its own. URLStubs: `withStubScope { scope in ... }` registering `.get(url) with: .data(body)` per URL, then the requests, then the scope's end (verification included). Baseline: build a 5-entry table, set the handler, make the requests, clear the handler.",
             "Reference rows: both sides are the hand-rolled dictionary protocol, one of them first doing \(Self.references.map { "\($0.0.extraMicroseconds) µs" }.joined(separator: " (then ") + ")") of work in user code in startLoading() (multiply-add steps, \(Format.number(Double(UserSpaceWork.stepsPerMicrosecond), digits: 0)) per µs as timed by the thread's CPU clock at the start, with no system call while it runs); they show what a known cost per request, spent where URLStubs spends its own, reads as in these paired ratios on this machine, and so how much work a ratio goal leaves room for: the template request's resolution alone (its rows below) costs about the first, at its lowest.",
+            "Split rows: the template row in two parts, each paired on its own. The reference protocol is the dictionary protocol that first resolves each request in a URLStubs scope holding the template row's stub, as startLoading() does (recorded, matched, a use taken, its answer written down: `resolveWithoutLoading`, a hook for this benchmark), then answers from its table. Against the plain dictionary protocol it reads as URLStubs' resolution inside URL loading; URLStubs' template row against it reads as the rest of StubURLProtocol (the scope read where the task is resumed, the task's kind and delegate checked, the delivery, the answer built from the stub, the task's state read before the client calls). The two ratios multiply to about the template row's.",
             "Resolution rows: the template row's stub, each request resolved as startLoading() resolves it (recorded, matched, a use taken, its answer written down) but without URL loading or building the response, on one thread, by that thread's CPU clock; median over \(ResolutionCacheBenchmark(quick: quick).rounds) rounds of \(ResolutionCacheBenchmark(quick: quick).requestsPerBatch) requests. Warm: resolutions back to back. Caches emptied: each resolution after touching one byte per cache line of \(CacheEvictingMemory.byteCount >> 20) MiB, less the same touching alone (paired, alternating order). In a test, Foundation's own work on each request comes between two resolutions, so a resolution there runs with caches between the two; the reference rows say what a microsecond in startLoading() reads as. Unmatched: the unmatched row's request resolved the same way, warm, in a scope whose one stub it does not match: recorded, compared, its near misses found and written into the failure's message, the problem noted for the scope's end, its URLError built.",
             "Setup rows: the one-test row's setup and end without its requests, each test timed on its own by the thread's CPU clock: URLStubs' `withStubScope { scope in ... }` registering the test's \(Self.requestsPerTest) stubs, against the hand-rolled handler over a table of the same URLs, set and cleared; with warm caches (test after test, nothing else between), and with \(CacheEvictingMemory.byteCount >> 20) MiB of other memory touched before each test, outside the timed part (caches emptied: what a suite's other work between tests does, at its most). Each figure is the median over rounds of a round's median test; a round measures both sides at both temperatures, the sides' order alternating, and the difference rows are the median of each round's URLStubs figure minus its hand-rolled one.",
             "In-a-test rows: where the one-test row's cost goes. Each is the paired difference (B V V B, \(breakdownPairs) pairs after \(warmUpPairs) warm-up) between the one test as above and the same test with a part added, both URLStubs, per test, divided by the parts added: \(TestCostBreakdown.extraStubs) more stubs `.get(url) with: .data(body)` for URLs no request asks for (so that matching and answers stay the same, and the scope holds \(Self.requestsPerTest + TestCostBreakdown.extraStubs) stubs, compared one by one), registered after the test's own, so that every request passes them first, each skipped by one comparison of its route: the cheapest kind of stub, in its dearest place; or an empty `withStubScope { _ in }` opened and ended inside the test's scope. Unlike the empty-scope rows below, these run between Foundation's work on each request, as a test's stubs and scopes do; the difference between the two says what that costs.",
@@ -345,6 +373,9 @@ struct SuiteShapesBenchmark {
         }
         if failedBreakdown != 0 {
             notes.append("UNEXPECTED: \(failedBreakdown) requests of the in-a-test rows, warm-up included, did not get their body (5 counted for each test whose scope threw).")
+        }
+        if unresolved != 0 {
+            notes.append("UNEXPECTED: the split rows' resolving protocol found no stub for \(unresolved) requests.")
         }
         notes.append("The unmatched comparison's scope reported \(Format.number(Double(unmatchedReports), digits: 0)) problems when it ended (one per unmatched URLStubs request, warm-up included).")
         return ReportSection(
