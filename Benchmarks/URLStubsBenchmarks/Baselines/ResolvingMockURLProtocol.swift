@@ -13,7 +13,9 @@ import Foundation
 /// protocol it reads as what URLStubs' resolution costs inside URL loading, with
 /// Foundation's work between two resolutions; against URLStubs it reads as what
 /// the rest of `StubURLProtocol` costs (the task's scope, the delivery, the answer
-/// built from the stub).
+/// built from the stub) beyond what a dictionary protocol does itself (its table
+/// lookups and the response it builds). Reading ``scope`` takes a lock, tens of
+/// nanoseconds per request.
 final class ResolvingMockURLProtocol: URLProtocol {
     /// The scope requests are resolved in; `nil` answers without resolving.
     static let scope = LockedValue<StubScope?>(nil)
