@@ -47,7 +47,10 @@ extension NearMiss: CustomStringConvertible {
     /// difference that quotes a body's text (or, by hand, a file ID with one).
     var hasLineBreaks: Bool {
         func hasBreak(_ text: String) -> Bool {
-            text.utf8.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+            let isBreak = { (byte: UInt8) in byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
+            // Over the bytes where they are contiguous (native and small strings, so
+            // nearly always): a walk of the UTF-8 view steps through its indices.
+            return text.utf8.withContiguousStorageIfAvailable { $0.contains(where: isBreak) } ?? text.utf8.contains(where: isBreak)
         }
         return hasBreak(stub) || hasBreak(location.fileID) || mismatches.contains { mismatch in
             hasBreak(mismatch.expected) || hasBreak(mismatch.actual) || mismatch.scenario.map(hasBreak) == true

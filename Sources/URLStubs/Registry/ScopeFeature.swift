@@ -175,10 +175,16 @@ struct RequestParts {
         return false
     }
 
-    /// The hints the unmatched request's message ends with, one per line, each
-    /// after a line break; empty for none.
-    var unmatchedHints: String {
-        parts.compactMap(\.unmatchedHint).map { "\n" + $0 }.joined()
+    /// Appends the hints the unmatched request's message ends with to `message`,
+    /// one per line, each after a line break; nothing for none (most scopes have no
+    /// part, and the message is then left as it is).
+    func appendUnmatchedHints(to message: inout String) {
+        for part in parts {
+            if let hint = part.unmatchedHint {
+                message += "\n"
+                message += hint
+            }
+        }
     }
 
     func arrived() {

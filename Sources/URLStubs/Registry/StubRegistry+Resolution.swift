@@ -483,12 +483,15 @@ extension StubRegistry {
         isUnscoped: Bool,
         parts: RequestParts
     ) -> URLError {
-        let message = isUnscoped
-            ? FailureMessages.noScope(request, nearMisses: nearMisses)
-            : FaultMessages.noting(
-                FailureMessages.unmatched(request, in: home.title, nearMisses: nearMisses, stubCount: stubCount) + parts.unmatchedHints,
-                parts.note
-            )
+        let message: String
+        if isUnscoped {
+            message = FailureMessages.noScope(request, nearMisses: nearMisses)
+        } else {
+            // Appended in place: `+` would copy the whole report to add nothing.
+            var report = FailureMessages.unmatched(request, in: home.title, nearMisses: nearMisses, stubCount: stubCount)
+            parts.appendUnmatchedHints(to: &report)
+            message = FaultMessages.noting(report, parts.note)
+        }
         if !isUnscoped {
             // Where the scope was opened; for a scope opened without a location (an
             // XCTest method's), the nearest stub, else the scope's first stub.

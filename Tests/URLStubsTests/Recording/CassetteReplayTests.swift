@@ -57,7 +57,7 @@ struct CassetteReplayTests {
         #expect(message.hasPrefix("URLStubs: no stub matches GET https://api.example.com/items?page=2&sort=name in scope #"))
         #expect(message.contains("1. GET https://api.example.com/items [query page=1&sort=name, no body] (registered at "))
         #expect(message.contains("- query: expected page=1&sort=name, got page=2&sort=name"))
-        #expect(message.hasSuffix("The cassette \(file.path) has no entry left for it (replay mode sends nothing to the network); to record it, run with URLSTUBS_RECORD=missing."))
+        #expect(message.hasSuffix("\nThe cassette \(file.path) has no entry left for it (replay mode sends nothing to the network); to record it, run with URLSTUBS_RECORD=missing."))
     }
 
     @Test("a browser's HAR export replays: query items in any order, base64 bodies, and a redacted JSON field that matches any value")
