@@ -483,21 +483,17 @@ extension StubRegistry {
         isUnscoped: Bool,
         parts: RequestParts
     ) -> URLError {
-        let message: String
-        if isUnscoped {
-            message = FailureMessages.noScope(request, nearMisses: nearMisses)
-        } else {
-            // Appended in place: `+` would copy the whole report to add nothing.
-            var report = FailureMessages.unmatched(request, in: home.title, nearMisses: nearMisses, stubCount: stubCount)
-            parts.appendUnmatchedHints(to: &report)
-            message = FaultMessages.noting(report, parts.note)
+        guard !isUnscoped else {
+            return StubFailure.error(FailureMessages.noScope(request, nearMisses: nearMisses), url: request.url)
         }
-        if !isUnscoped {
-            // Where the scope was opened; for a scope opened without a location (an
-            // XCTest method's), the nearest stub, else the scope's first stub.
-            let location = home.location ?? nearMisses.first?.location ?? home.entries.first?.location
-            home.problems.append(StubProblem(kind: .unmatchedRequest(request, nearMisses: nearMisses), message: message, location: location))
-        }
+        // The hints appended in place: `+` would copy the whole report to add nothing.
+        var report = FailureMessages.unmatched(request, in: home.title, nearMisses: nearMisses, stubCount: stubCount)
+        parts.appendUnmatchedHints(to: &report)
+        let message = FaultMessages.noting(report, parts.note)
+        // Where the scope was opened; for a scope opened without a location (an
+        // XCTest method's), the nearest stub, else the scope's first stub.
+        let location = home.location ?? nearMisses.first?.location ?? home.entries.first?.location
+        home.problems.append(StubProblem(kind: .unmatchedRequest(request, nearMisses: nearMisses), message: message, location: location))
         return StubFailure.error(message, url: request.url)
     }
 }
