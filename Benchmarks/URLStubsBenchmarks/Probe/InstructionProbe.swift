@@ -1,0 +1,118 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+import URLStubs
+
+/// Shapes of the suite-shapes comparisons run as plain requests, nothing timed, for
+/// an instruction counter outside the process: `Benchmarks/count-instructions.sh`
+/// runs two probes of a shape under Valgrind's cachegrind that differ only in their
+/// number of requests, and the difference is what one request executes, free of the
+/// run-to-run noise of timings (the setup, the same in both, cancels out).
+///
+/// Not timed, and run without the benchmark's workers, rotations and pairing: each
+/// shape makes its requests one after another on one task, as a test does.
+enum InstructionProbe {
+    /// A shape of requests, named as the script and `--probe` name it.
+    enum Shape: String, CaseIterable, Sendable {
+        /// The dictionary protocol, a different item URL each request: the
+        /// baseline of the template row and of its split.
+        case dictionary
+        /// URLStubs, one template stub in one scope, a different item URL each
+        /// request: the template row's variant.
+        case template
+        /// The dictionary protocol resolving each request in a URLStubs scope
+        /// first: the split row's variant.
+        case resolving
+        /// The handler protocol, per test: a handler for five URLs, five requests,
+        /// the handler cleared: the one-test row's baseline.
+        case handlerTests = "handler-tests"
+        /// URLStubs, per test: a scope, five stubs, five requests, the scope's end:
+        /// the one-test row's variant.
+        case tests
+    }
+
+    /// Requests per test of the per-test shapes, as in the one-test row.
+    static let requestsPerTest = SuiteShapesBenchmark.requestsPerTest
+
+    /// Makes `requests` requests of `shape` (rounded down to whole tests for the
+    /// per-test shapes) and returns how many were answered other than expected.
+    static func run(_ shape: Shape, requests: Int) async -> Int {
+        let body = BenchmarkFixtures.baselineBody
+        // Made before any request, so that neither run's count of them changes the setup.
+        _ = (itemRequests.count, testPool.count)
+        switch shape {
+        case .dictionary:
+            return await answer(items(requests), through: BenchmarkFixtures.baselineSession, expecting: body)
+        case .template:
+            let unexpected = try? await withStubScope { scope in
+                await scope.stub(.get(BenchmarkFixtures.origin + "/items/{id}"), with: .data(body))
+                return await answer(items(requests), through: BenchmarkFixtures.stubbedSession, expecting: body)
+            }
+            return unexpected ?? requests
+        case .resolving:
+            let unexpected = try? await withStubScope { scope in
+                await scope.stub(.get(BenchmarkFixtures.origin + "/items/{id}"), with: .data(body))
+                ResolvingMockURLProtocol.scope.withLock { $0 = scope }
+                defer { ResolvingMockURLProtocol.scope.withLock { $0 = nil } }
+                let session = BenchmarkFixtures.session(answeredBy: ResolvingMockURLProtocol.self)
+                return await answer(items(requests), through: session, expecting: body)
+                    + ResolvingMockURLProtocol.unresolved.withLock { $0 }
+            }
+            return unexpected ?? requests
+        case .handlerTests:
+            var unexpected = 0
+            for test in 0..<(requests / requestsPerTest) {
+                let requests = testRequests(test)
+                HandlerMockURLProtocol.setHandler(answering: requests, with: body)
+                unexpected += await answer(requests, through: HandlerMockURLProtocol.session, expecting: body)
+                HandlerMockURLProtocol.setHandler(nil)
+            }
+            return unexpected
+        case .tests:
+            var unexpected = 0
+            for test in 0..<(requests / requestsPerTest) {
+                let requests = testRequests(test)
+                let answered = try? await withStubScope { scope in
+                    for request in requests {
+                        await scope.stub(.get(request.url!.absoluteString), with: .data(body))
+                    }
+                    return await answer(requests, through: BenchmarkFixtures.stubbedSession, expecting: body)
+                }
+                unexpected += answered ?? requestsPerTest
+            }
+            return unexpected
+        }
+    }
+
+    /// The first `count` item requests, cycling through the dictionary protocol's
+    /// table (each a different URL from the one before). The requests are made
+    /// once, whatever the count, so that they are setup the two runs share.
+    private static func items(_ count: Int) -> [URLRequest] {
+        (0..<count).map { itemRequests[$0 % itemRequests.count] }
+    }
+
+    /// The requests of the dictionary protocol's table of items.
+    private static let itemRequests = (0..<1_000).map { BenchmarkFixtures.request(BenchmarkFixtures.itemURL($0)) }
+
+    /// The requests of test `test`, URLs of its own as in the one-test row (a pool
+    /// made once, and cycled through).
+    private static func testRequests(_ test: Int) -> [URLRequest] {
+        testPool[test % testPool.count]
+    }
+
+    /// The requests of 400 tests, each with URLs of its own.
+    private static let testPool = (0..<400).map { test in
+        (0..<requestsPerTest).map { BenchmarkFixtures.request(SuiteShapesBenchmark.testURL(test: test, request: $0)) }
+    }
+
+    /// Makes `requests` through `session` one after another and returns how many
+    /// were not answered with `body`.
+    private static func answer(_ requests: [URLRequest], through session: URLSession, expecting body: Data) async -> Int {
+        var unexpected = 0
+        for request in requests where await RequestTimer.answer(request, through: session, style: .async) != body {
+            unexpected += 1
+        }
+        return unexpected
+    }
+}
