@@ -30,7 +30,8 @@ final class RequestTarget: Sendable {
     init(scheme: String, host: String, port: Int?, path: String, query: Substring?, routeKey: String? = nil) {
         self.scheme = scheme
         self.host = host
-        self.port = port == Self.defaultPort(for: scheme) ? nil : port
+        // Most URLs name no port: the scheme's default is then not looked up.
+        self.port = port.flatMap { $0 == Self.defaultPort(for: scheme) ? nil : $0 }
         self.path = path.isEmpty ? "/" : path
         self.query = query
         if let routeKey {

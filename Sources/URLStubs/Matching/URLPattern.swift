@@ -347,7 +347,18 @@ final class URLPattern: Sendable {
     /// Whether `part` holds exactly the UTF-8 bytes of `text`.
     private static func bytes(_ part: UnsafeBufferPointer<UInt8>, equal text: String) -> Bool {
         guard part.count == text.utf8.count else { return false }
-        return text.utf8.withContiguousStorageIfAvailable { part.elementsEqual($0) } ?? part.elementsEqual(text.utf8)
+        // A loop by index: `elementsEqual` steps through two iterators, a generic
+        // call per byte in a debug build and several times the work in a release one.
+        return text.utf8.withContiguousStorageIfAvailable { written in
+            var index = 0
+            while index < part.count {
+                if part[index] != written[index] {
+                    return false
+                }
+                index += 1
+            }
+            return true
+        } ?? part.elementsEqual(text.utf8)
     }
 
     /// The required query compared with `items` as multisets of name-value pairs.
