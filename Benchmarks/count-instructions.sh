@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# What one request of each suite shape executes, counted by Valgrind's cachegrind
-# (Linux; `apt-get install valgrind`): instructions, and the misses of its simulated
-# first-level instruction and data caches. Each shape runs twice under cachegrind,
-# with 500 and with 2,500 requests (`URLStubsBenchmarks --probe`); the difference of
+# What one request of each shape of the benchmark's `shapes` section executes,
+# counted by Valgrind's cachegrind (Linux; `apt-get install valgrind`): instructions,
+# and the misses of its simulated first-level instruction cache (I1) and data cache
+# (D1). Each shape is a counted run (`URLStubsBenchmarks --counted SHAPE REQUESTS`),
+# made twice under cachegrind, with 500 and with 2,500 requests; the difference of
 # the two counts, over 2,000, is one request's share, the setup cancelled out.
-# Counts, unlike timings, repeat within about half a percent from run to run.
+# From run to run, instructions and I1 misses repeat within about half a percent
+# (the threads' interleaving still varies), D1 misses within a few percent.
 #
 # Usage: Benchmarks/count-instructions.sh [SHAPE...]   (default: every shape)
 # Takes a few minutes (cachegrind runs the code some 50 times slower).
@@ -24,27 +26,48 @@ fi
 small=500
 large=2500
 
-# Prints "instructions I1-misses D1-misses" for a probe of $1 with $2 requests.
+# Prints "instructions I1-misses D1-misses" of a counted run of $1 with $2 requests,
+# or fails (the caller stops) when a request was answered other than expected or
+# cachegrind's summary cannot be read.
 count() {
     local out
-    out=$(valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file=/dev/null "$bin" --probe "$1" "$2" 2>&1)
-    if ! grep -q "0 unexpected" <<< "$out"; then
-        echo "the probe of $1 did not answer every request as expected:" >&2
-        echo "$out" | grep "probe" >&2
-        exit 1
+    out=$(valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file=/dev/null "$bin" --counted "$1" "$2" 2>&1) || true
+    if ! grep -q "^counted run $1: $2 requests, 0 unexpected$" <<< "$out"; then
+        echo "the counted run of $1 ($2 requests) did not answer every request as expected:" >&2
+        grep -E "counted run|error" <<< "$out" >&2 || echo "$out" | tail -5 >&2
+        return 1
     fi
     awk '/ I +refs:/ {i = $4} / I1 +misses:/ {i1 = $4} / D1 +misses:/ {d1 = $4}
          END {gsub(/,/, "", i); gsub(/,/, "", i1); gsub(/,/, "", d1); print i, i1, d1}' <<< "$out"
 }
 
-printf '%-15s %14s %14s %14s   %s\n' "shape" "instructions" "I1 misses" "D1 misses" "(per request, ratio to the shape's baseline)"
+# The counts of $1 with $2 requests, checked to be three numbers, into `counts`.
+read_counts() {
+    local line
+    line=$(count "$1" "$2") || exit 1
+    read -r -a counts <<< "$line"
+    if [ ${#counts[@]} -ne 3 ] || ! [[ "${counts[0]}${counts[1]}${counts[2]}" =~ ^[0-9]+$ ]]; then
+        echo "could not read cachegrind's summary for $1 ($2 requests): \"$line\"" >&2
+        exit 1
+    fi
+}
+
+# $1 over $2, as a ratio with three decimals.
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3fx", a / b }'
+}
+
+printf '%-15s %16s %16s %16s   %s\n' "shape" "instructions" "I1 misses" "D1 misses" "(per request; ratio to the shape's baseline)"
 declare -A per_request
 for shape in "${shapes[@]}"; do
-    read -r i_small i1_small d1_small <<< "$(count "$shape" "$small")"
-    read -r i_large i1_large d1_large <<< "$(count "$shape" "$large")"
+    read_counts "$shape" "$small"
+    small_counts=("${counts[@]}")
+    read_counts "$shape" "$large"
     n=$((large - small))
-    per_request[$shape]="$(( (i_large - i_small) / n )) $(( (i1_large - i1_small) / n )) $(( (d1_large - d1_small) / n ))"
-    read -r i i1 d1 <<< "${per_request[$shape]}"
+    i=$(( (counts[0] - small_counts[0]) / n ))
+    i1=$(( (counts[1] - small_counts[1]) / n ))
+    d1=$(( (counts[2] - small_counts[2]) / n ))
+    per_request[$shape]="$i $i1 $d1"
     case "$shape" in
         template | resolving) baseline=dictionary ;;
         tests) baseline=handler-tests ;;
@@ -52,9 +75,8 @@ for shape in "${shapes[@]}"; do
     esac
     if [ -n "$baseline" ] && [ -n "${per_request[$baseline]:-}" ]; then
         read -r bi bi1 bd1 <<< "${per_request[$baseline]}"
-        ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3fx", a / b }'; }
-        printf '%-15s %14s %14s %14s   %s\n' "$shape" "$i ($(ratio "$i" "$bi"))" "$i1 ($(ratio "$i1" "$bi1"))" "$d1 ($(ratio "$d1" "$bd1"))" "against $baseline"
+        printf '%-15s %16s %16s %16s   %s\n' "$shape" "$i ($(ratio "$i" "$bi"))" "$i1 ($(ratio "$i1" "$bi1"))" "$d1 ($(ratio "$d1" "$bd1"))" "against $baseline"
     else
-        printf '%-15s %14s %14s %14s\n' "$shape" "$i" "$i1" "$d1"
+        printf '%-15s %16s %16s %16s\n' "$shape" "$i" "$i1" "$d1"
     fi
 done

@@ -10,14 +10,14 @@ struct BenchmarkOptions: Sendable {
     /// The usage text printed by `--help` and after a bad argument.
     static let usage = """
         Usage: swift run -c release URLStubsBenchmarks [--quick] [--json] [--filter NAME]
-               swift run -c release URLStubsBenchmarks --probe SHAPE REQUESTS
+               swift run -c release URLStubsBenchmarks --counted SHAPE REQUESTS
 
           --quick        a few-second smoke run (used by CI; timings are not meaningful)
           --json         print the results as JSON on standard output instead of a table
           --filter NAME  run only the measurement NAME: \(MeasurementKind.allCases.map(\.rawValue).joined(separator: ", "))
-          --probe SHAPE REQUESTS
+          --counted SHAPE REQUESTS
                          make REQUESTS requests of SHAPE, timing nothing, for an instruction
-                         counter (Benchmarks/count-instructions.sh): \(InstructionProbe.Shape.allCases.map(\.rawValue).joined(separator: ", "))
+                         counter (Benchmarks/count-instructions.sh): \(CountedRun.Shape.allCases.map(\.rawValue).joined(separator: ", "))
           --help         show this text
 
         Progress goes to standard error; the table (or JSON) to standard output.
@@ -35,8 +35,8 @@ struct BenchmarkOptions: Sendable {
         case run(BenchmarkOptions)
         /// Print the usage text and exit successfully.
         case help
-        /// Make this many requests of this shape, timing nothing (see ``InstructionProbe``).
-        case probe(InstructionProbe.Shape, requests: Int)
+        /// Make this many requests of this shape, timing nothing (see ``CountedRun``).
+        case counted(CountedRun.Shape, requests: Int)
     }
 
     /// Parses `arguments` (without the program name).
@@ -51,17 +51,24 @@ struct BenchmarkOptions: Sendable {
                 options.json = true
             case "--help", "-h":
                 return .help
-            case "--probe":
-                guard let name = iterator.next(), let shape = InstructionProbe.Shape(rawValue: name) else {
-                    throw ParseError(message: "--probe needs a shape: \(InstructionProbe.Shape.allCases.map(\.rawValue).joined(separator: ", "))")
+            case "--counted":
+                let shapes = CountedRun.Shape.allCases.map(\.rawValue).joined(separator: ", ")
+                guard let name = iterator.next() else {
+                    throw ParseError(message: "--counted needs a shape: \(shapes)")
+                }
+                guard let shape = CountedRun.Shape(rawValue: name) else {
+                    throw ParseError(message: "--counted: no shape is named \"\(name)\" (the shapes: \(shapes))")
                 }
                 guard let count = iterator.next().flatMap({ Int($0) }), count > 0 else {
-                    throw ParseError(message: "--probe \(name) needs a number of requests above zero")
+                    throw ParseError(message: "--counted \(name) needs a number of requests above zero")
+                }
+                guard !shape.isPerTest || count % CountedRun.requestsPerTest == 0 else {
+                    throw ParseError(message: "--counted \(name) makes \(CountedRun.requestsPerTest) requests per test: give a multiple of \(CountedRun.requestsPerTest)")
                 }
                 guard iterator.next() == nil, !options.quick, !options.json, options.filter == nil else {
-                    throw ParseError(message: "--probe takes no other arguments")
+                    throw ParseError(message: "--counted takes no other arguments")
                 }
-                return .probe(shape, requests: count)
+                return .counted(shape, requests: count)
             case "--filter":
                 guard let name = iterator.next(), !name.hasPrefix("--") else {
                     throw ParseError(message: "--filter needs a measurement name")

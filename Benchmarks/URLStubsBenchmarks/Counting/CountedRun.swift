@@ -4,16 +4,22 @@ import FoundationNetworking
 import Foundation
 import URLStubs
 
-/// Shapes of the suite-shapes comparisons run as plain requests, nothing timed, for
-/// an instruction counter outside the process: `Benchmarks/count-instructions.sh`
-/// runs two probes of a shape under Valgrind's cachegrind that differ only in their
-/// number of requests, and the difference is what one request executes, free of the
-/// run-to-run noise of timings (the setup, the same in both, cancels out).
+/// Shapes of the `shapes` section's comparisons run as plain requests, nothing
+/// timed, for an instruction counter outside the process (a counted run):
+/// `Benchmarks/count-instructions.sh` makes two counted runs of a shape under
+/// Valgrind's cachegrind that differ only in their number of requests, and the
+/// difference is what one request executes, free of the run-to-run noise of timings
+/// (the setup, the same in both, cancels out).
 ///
 /// Not timed, and run without the benchmark's workers, rotations and pairing: each
-/// shape makes its requests one after another on one task, as a test does.
-enum InstructionProbe {
-    /// A shape of requests, named as the script and `--probe` name it.
+/// shape makes its requests one after another on one task, as a test does. What a
+/// count includes beyond the requests themselves, per request: an element of the
+/// array of requests, and in the `template` and `resolving` shapes an exchange more
+/// in their one scope's log (released at its end), as in their timed rows. Every
+/// shape answers with the same body, so an answer from the wrong stub or scope
+/// would go unnoticed here; the timed rows check that.
+enum CountedRun {
+    /// A shape of requests, named as the script and `--counted` name it.
     enum Shape: String, CaseIterable, Sendable {
         /// The dictionary protocol, a different item URL each request: the
         /// baseline of the template row and of its split.
@@ -30,13 +36,20 @@ enum InstructionProbe {
         /// URLStubs, per test: a scope, five stubs, five requests, the scope's end:
         /// the one-test row's variant.
         case tests
+
+        /// Whether the shape makes its requests in tests of ``CountedRun/requestsPerTest``.
+        var isPerTest: Bool {
+            self == .handlerTests || self == .tests
+        }
     }
 
-    /// Requests per test of the per-test shapes, as in the one-test row.
+    /// Requests per test of the per-test shapes, as in the one-test row: their
+    /// number of requests must be a multiple of it.
     static let requestsPerTest = SuiteShapesBenchmark.requestsPerTest
 
-    /// Makes `requests` requests of `shape` (rounded down to whole tests for the
-    /// per-test shapes) and returns how many were answered other than expected.
+    /// Makes `requests` requests of `shape` (whole tests for the per-test shapes,
+    /// which `BenchmarkOptions` checks) and returns how many were answered other
+    /// than expected.
     static func run(_ shape: Shape, requests: Int) async -> Int {
         let body = BenchmarkFixtures.baselineBody
         // Made before any request, so that neither run's count of them changes the setup.
@@ -86,8 +99,9 @@ enum InstructionProbe {
     }
 
     /// The first `count` item requests, cycling through the dictionary protocol's
-    /// table (each a different URL from the one before). The requests are made
-    /// once, whatever the count, so that they are setup the two runs share.
+    /// table (each a different URL from the one before). The requests themselves
+    /// are made once (``itemRequests``), whatever the count, so that they are setup
+    /// the two runs share; the array holding them grows with the count.
     private static func items(_ count: Int) -> [URLRequest] {
         (0..<count).map { itemRequests[$0 % itemRequests.count] }
     }
