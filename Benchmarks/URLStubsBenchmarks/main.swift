@@ -17,6 +17,7 @@ if CommandLine.arguments.dropFirst().first == CancelStorm.childFlag {
         await CancelStorm.child(cancels: cancels)
     }
     RunLoop.main.run()
+    stoppedRunLoop()
 }
 let parsed: BenchmarkOptions.Parsed
 do {
@@ -48,4 +49,13 @@ case let .run(options):
         exit(0)
     }
     RunLoop.main.run()
+    stoppedRunLoop()
+}
+
+/// Ends the process when the main run loop returned, which it does not while the
+/// main queue serves the measurements' task: a report that never came must not look
+/// like a run that passed.
+func stoppedRunLoop() -> Never {
+    Progress.log("error: the main run loop stopped before the measurements ended")
+    exit(70)
 }
