@@ -21,7 +21,7 @@ swift build -c release --product URLStubsBenchmarks > /dev/null
 bin="$(swift build -c release --show-bin-path)/URLStubsBenchmarks"
 shapes=("$@")
 if [ ${#shapes[@]} -eq 0 ]; then
-    shapes=(dictionary template resolving handler-tests tests)
+    shapes=(dictionary template resolving handler-tests tests dictionary-unmatched unmatched)
 fi
 small=500
 large=2500
@@ -71,6 +71,7 @@ for shape in "${shapes[@]}"; do
     case "$shape" in
         template | resolving) baseline=dictionary ;;
         tests) baseline=handler-tests ;;
+        unmatched) baseline=dictionary-unmatched ;;
         *) baseline="" ;;
     esac
     if [ -n "$baseline" ] && [ -n "${per_request[$baseline]:-}" ]; then

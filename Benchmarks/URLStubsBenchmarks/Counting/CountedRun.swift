@@ -15,9 +15,12 @@ import URLStubs
 /// shape makes its requests one after another on one task, as a test does. What a
 /// count includes beyond the requests themselves, per request: an element of the
 /// array of requests, and in the `template` and `resolving` shapes an exchange more
-/// in their one scope's log (released at its end), as in their timed rows. Every
-/// shape answers with the same body, so an answer from the wrong stub or scope
-/// would go unnoticed here; the timed rows check that.
+/// in their one scope's log (released at its end), as in their timed rows; in the
+/// `unmatched` shape, a problem more for its scope's end, which (unlike the timed
+/// row's scope, kept open) ends inside the count and scrubs its report of the
+/// secrets its exchanges carry, redacting each exchange. Every shape answers with
+/// the same body (the unmatched shapes: an error), so an answer from the wrong
+/// stub or scope would go unnoticed here; the timed rows check that.
 enum CountedRun {
     /// A shape of requests, named as the script and `--counted` name it.
     enum Shape: String, CaseIterable, Sendable {
@@ -36,6 +39,12 @@ enum CountedRun {
         /// URLStubs, per test: a scope, five stubs, five requests, the scope's end:
         /// the one-test row's variant.
         case tests
+        /// The dictionary protocol failing a URL its table answers with an error:
+        /// the unmatched row's baseline.
+        case dictionaryUnmatched = "dictionary-unmatched"
+        /// URLStubs, one stub in one scope, a request it does not match, failed
+        /// with the near-miss report: the unmatched row's variant.
+        case unmatched
 
         /// Whether the shape makes its requests in tests of ``CountedRun/requestsPerTest``.
         var isPerTest: Bool {
@@ -53,7 +62,7 @@ enum CountedRun {
     static func run(_ shape: Shape, requests: Int) async -> Int {
         let body = BenchmarkFixtures.baselineBody
         // Made before any request, so that neither run's count of them changes the setup.
-        _ = (itemRequests.count, testPool.count)
+        _ = (itemRequests.count, testPool.count, missingRequest)
         switch shape {
         case .dictionary:
             return await answer(items(requests), through: BenchmarkFixtures.baselineSession, expecting: body)
@@ -80,6 +89,16 @@ enum CountedRun {
                 HandlerMockURLProtocol.setHandler(answering: requests, with: body)
                 unexpected += await answer(requests, through: HandlerMockURLProtocol.session, expecting: body)
                 HandlerMockURLProtocol.setHandler(nil)
+            }
+            return unexpected
+        case .dictionaryUnmatched:
+            return await fail(missing(requests), through: BenchmarkFixtures.baselineSession)
+        case .unmatched:
+            // The scope's end throws its problems (one per request): expected here.
+            var unexpected = requests
+            _ = try? await withStubScope { scope in
+                await scope.stub(.get(BenchmarkFixtures.singleURL.absoluteString), with: .data(body))
+                unexpected = await fail(missing(requests), through: BenchmarkFixtures.stubbedSession)
             }
             return unexpected
         case .tests:
@@ -115,9 +134,28 @@ enum CountedRun {
         testPool[test % testPool.count]
     }
 
+    /// `count` requests for the URL no stub and no table entry answers (the
+    /// unmatched row's), one request made once.
+    private static func missing(_ count: Int) -> [URLRequest] {
+        Array(repeating: missingRequest, count: count)
+    }
+
+    /// The request of the unmatched row.
+    private static let missingRequest = BenchmarkFixtures.request(BenchmarkFixtures.missingURL)
+
     /// The requests of 400 tests, each with URLs of its own.
     private static let testPool = (0..<400).map { test in
         (0..<requestsPerTest).map { BenchmarkFixtures.request(SuiteShapesBenchmark.testURL(test: test, request: $0)) }
+    }
+
+    /// Makes `requests` through `session` one after another and returns how many
+    /// did not fail.
+    private static func fail(_ requests: [URLRequest], through session: URLSession) async -> Int {
+        var unexpected = 0
+        for request in requests where await RequestTimer.answer(request, through: session, style: .async) != nil {
+            unexpected += 1
+        }
+        return unexpected
     }
 
     /// Makes `requests` through `session` one after another and returns how many

@@ -93,6 +93,19 @@ struct RedactionGuideTests {
         #expect(String(decoding: body2, as: UTF8.self) == #"{"token":{"value":"URLSTUBS-REDACTED"}}"#)
     }
 
+    @Test("a URL's query and fragment start at the byte of their `?` and `#`, as a server reads them, even when a combining mark follows: their tokens are removed")
+    func delimitersBeforeCombiningMarks() throws {
+        let query = "cm-Qu3ry-T0ken-51", fragment = "cm-Fr4g-T0ken-52"
+        let location = "https://api.example.com/cb?\u{301}=1&access_token=\(query)#\u{301}=1&access_token=\(fragment)"
+        let entries = [CassetteEntry(method: "GET", url: "https://api.example.com/x", requestHeaders: [], requestBody: nil,
+                                     answer: .response(status: 302, headers: [.init(name: "Location", value: location)], body: Data()))]
+        var redactor = try Redactor(.standard)
+        let redacted = redactor.redact(entries)
+        guard case let .response(_, headers, _) = redacted[0].answer else { Issue.record("no response"); return }
+        let placeholder = Redaction.placeholder
+        #expect(headers.map(\.value) == ["https://api.example.com/cb?\u{301}=1&access_token=\(placeholder)#\u{301}=1&access_token=\(placeholder)"])
+    }
+
     @Test("fragment items split at ; are redacted")
     func fragmentItemsSplitAtSemicolon() throws {
         let (error, text) = try RedactionTests.record([RedactionTests.exchange(url: URL(string: "https://app.example.com/cb#state=x;access_token=Fr4g-Semi-T0ken")!)])
