@@ -181,21 +181,13 @@ struct Redactor {
     /// The index just past the first `://` of `utf8`, or `nil` when it has none:
     /// found by byte (the generic `firstRange(of:)` costs about 20,000 instructions
     /// on a short URL).
-    static func authorityStart(in utf8: String.UTF8View) -> String.Index? {
-        let colon = UInt8(ascii: ":"), slash = UInt8(ascii: "/")
-        var index = utf8.startIndex
-        while let found = utf8[index...].firstIndex(of: colon) {
-            let first = utf8.index(after: found)
-            guard first < utf8.endIndex, utf8[first] == slash else {
-                index = first
-                continue
+    private static func authorityStart(in utf8: String.UTF8View) -> String.Index? {
+        var rest = utf8[...]
+        while let colon = rest.firstIndex(of: UInt8(ascii: ":")) {
+            rest = utf8[utf8.index(after: colon)...]
+            if rest.starts(with: "//".utf8) {
+                return utf8.index(colon, offsetBy: 3)
             }
-            let second = utf8.index(after: first)
-            guard second < utf8.endIndex, utf8[second] == slash else {
-                index = first
-                continue
-            }
-            return utf8.index(after: second)
         }
         return nil
     }
@@ -203,7 +195,7 @@ struct Redactor {
     /// `text` split at its first byte `delimiter`: what comes before it, and what
     /// comes after it (`nil` when `text` has no such byte). `delimiter` is ASCII, so
     /// both parts are whole UTF-8.
-    static func split(_ text: String, atFirst delimiter: UInt8) -> (head: String, tail: Substring?) {
+    private static func split(_ text: String, atFirst delimiter: UInt8) -> (head: String, tail: Substring?) {
         let utf8 = text.utf8
         guard let found = utf8.firstIndex(of: delimiter) else { return (text, nil) }
         return (String(Substring(utf8[..<found])), Substring(utf8[utf8.index(after: found)...]))
