@@ -106,6 +106,34 @@ struct RedactionGuideTests {
         #expect(headers.map(\.value) == ["https://api.example.com/cb?\u{301}=1&access_token=\(placeholder)#\u{301}=1&access_token=\(placeholder)"])
     }
 
+    @Test("a query item's `=` and a Link header's `<` and `>` are found by their bytes, as a client reads them, even when a combining mark follows: the tokens behind them are removed")
+    func itemAndLinkDelimitersBeforeCombiningMarks() throws {
+        let item = "cm-It3m-T0ken-53", link = "cm-L1nk-T0ken-54"
+        let links = "<\u{301}https://api.example.com/items?page=2&token=\(link)>\u{301}; rel=\"next\""
+        let entries = [CassetteEntry(method: "GET", url: "https://api.example.com/x?access_token=\u{301}\(item)", requestHeaders: [], requestBody: nil,
+                                     answer: .response(status: 200, headers: [.init(name: "Link", value: links)], body: Data()))]
+        var redactor = try Redactor(.standard)
+        let redacted = redactor.redact(entries)
+        let placeholder = Redaction.placeholder
+        #expect(redacted[0].url == "https://api.example.com/x?access_token=\(placeholder)")
+        guard case let .response(_, headers, _) = redacted[0].answer else { Issue.record("no response"); return }
+        #expect(headers.map(\.value) == ["<\u{301}https://api.example.com/items?page=2&token=\(placeholder)>\u{301}; rel=\"next\""])
+    }
+
+    @Test("a form body's `=` followed by a combining mark still ends the item's name, whether the body is labelled a form or only reads as one: the token after it is removed")
+    func formDelimitersBeforeCombiningMarks() throws {
+        for contentType in ["application/x-www-form-urlencoded", "text/plain"] {
+            let token = "cm-B0dy-T0ken-55"
+            let form = "access_token=\u{301}\(token)&page=2"
+            let entries = [CassetteEntry(method: "POST", url: "https://api.example.com/x", requestHeaders: [.init(name: "Content-Type", value: contentType)],
+                                         requestBody: Data(form.utf8), answer: .failure(code: -1, message: "x"))]
+            var redactor = try Redactor(.standard)
+            let redacted = redactor.redact(entries)
+            let written = String(decoding: redacted[0].requestBody ?? Data(), as: UTF8.self)
+            #expect(written == "access_token=\(Redaction.placeholder)&page=2", "\(contentType)")
+        }
+    }
+
     @Test("fragment items split at ; are redacted")
     func fragmentItemsSplitAtSemicolon() throws {
         let (error, text) = try RedactionTests.record([RedactionTests.exchange(url: URL(string: "https://app.example.com/cb#state=x;access_token=Fr4g-Semi-T0ken")!)])

@@ -47,7 +47,8 @@ extension Redactor {
                 return .failure(failure)
             }
         }
-        if let text = String(data: body, encoding: .utf8), text.contains("=") {
+        // `=` by byte, as a server reads a form: one followed by a combining mark counts.
+        if let text = String(data: body, encoding: .utf8), text.utf8.contains(UInt8(ascii: "=")) {
             // A form-encoded body, by its type or by its look whatever its type
             // says: its items are redacted by name, like a query's, line by line
             // (a line break inside is read as a server that splits on it would),
@@ -68,13 +69,14 @@ extension Redactor {
     /// `;`, on one line or several): every item has a name before an `=`, and no
     /// name has white space, quotes, braces or angle brackets (`user[password]`
     /// is a name). Values may have anything (a careless client leaves spaces
-    /// unescaped).
+    /// unescaped). Items and names are split at the bytes of `&`, `;` and `=`, as
+    /// `redactForm(_:origin:)` splits them.
     static func looksLikeForm(_ text: some StringProtocol) -> Bool {
         var items = 0
         for line in text.split(whereSeparator: \.isNewline) {
-            for item in line.split(whereSeparator: { $0 == "&" || $0 == ";" }) {
-                guard let equals = item.firstIndex(of: "="), equals > item.startIndex else { return false }
-                guard !item[..<equals].contains(where: { $0.isWhitespace || "\"'{}<>()".contains($0) }) else { return false }
+            for item in line.utf8.split(whereSeparator: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";") }) {
+                guard let equals = item.firstIndex(of: UInt8(ascii: "=")), equals > item.startIndex else { return false }
+                guard !String(decoding: item[..<equals], as: UTF8.self).contains(where: { $0.isWhitespace || "\"'{}<>()".contains($0) }) else { return false }
                 items += 1
             }
         }
@@ -348,7 +350,7 @@ extension Redactor {
                 case let .failure(failure):
                     return .failure(BodyFailure(reason: "the data of its line \(number + 1) " + failure.reason.replacingOccurrences(of: "it looks like JSON but ", with: "")))
                 }
-            } else if value.contains("="), Self.looksLikeForm(value) {
+            } else if value.utf8.contains(UInt8(ascii: "=")), Self.looksLikeForm(value) {
                 rewritten += "data:" + space + redactForm(value, origin: "in " + place)
             } else {
                 rewritten += line

@@ -113,14 +113,17 @@ struct Redactor {
     static let urlHeaders: Set<String> = ["location", "content-location", "referer", "refresh"]
 
     /// A `Link` header's value with each `<URL>` in it redacted as a URL.
+    ///
+    /// The brackets are found by byte, as a client reads the header: a `<` or `>`
+    /// followed by a combining mark still delimits a URL.
     private mutating func redactLinks(_ value: String, of name: String) -> String {
         var rewritten = ""
-        var rest = Substring(value)
-        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
-            rewritten += rest[...open] + redactURL(String(rest[rest.index(after: open)..<close]), of: name) + ">"
+        var rest = value.utf8[...]
+        while let open = rest.firstIndex(of: UInt8(ascii: "<")), let close = rest[open...].firstIndex(of: UInt8(ascii: ">")) {
+            rewritten += Substring(rest[...open]) + redactURL(String(Substring(rest[rest.index(after: open)..<close])), of: name) + ">"
             rest = rest[rest.index(after: close)...]
         }
-        return applyExpressions(rewritten + rest, origin: name)
+        return applyExpressions(rewritten + Substring(rest), origin: name)
     }
 
     /// The URL with its user information, removed path segments, query values and
@@ -151,7 +154,7 @@ struct Redactor {
             if removes(.fragment, Self.decode(fragment)) {
                 result += "#" + remove(Self.decode(fragment), origin: "the fragment of \(name)")
             } else {
-                result += "#" + (fragment.contains("=") ? redactForm(fragment, origin: "in the fragment of \(name)") : String(fragment))
+                result += "#" + (fragment.utf8.contains(UInt8(ascii: "=")) ? redactForm(fragment, origin: "in the fragment of \(name)") : String(fragment))
             }
         }
         return applyExpressions(result, origin: "the URL of \(name)")
@@ -203,15 +206,19 @@ struct Redactor {
 
     /// `form` (`name=value&…`, a query or a form-encoded body) with the values the
     /// rules remove, by their items' names, replaced. Items are separated by `&` or
-    /// by `;` (which some servers read as `&`): an item is read either way.
+    /// by `;` (which some servers read as `&`): an item is read either way. The
+    /// separators, and each item's `=`, are found by byte, as a server splits a
+    /// form: one followed by a combining mark still separates.
     mutating func redactForm(_ form: Substring, origin: String) -> String {
         var rewritten = ""
-        var start = form.startIndex
-        for index in form.indices where form[index] == "&" || form[index] == ";" {
-            rewritten += redactFormItem(form[start..<index], origin: origin) + String(form[index])
-            start = form.index(after: index)
+        let bytes = form.utf8
+        var start = bytes.startIndex
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "&") || bytes[index] == UInt8(ascii: ";") {
+            rewritten += redactFormItem(Substring(bytes[start..<index]), origin: origin)
+            rewritten.unicodeScalars.append(Unicode.Scalar(bytes[index]))
+            start = bytes.index(after: index)
         }
-        return rewritten + redactFormItem(form[start...], origin: origin)
+        return rewritten + redactFormItem(Substring(bytes[start...]), origin: origin)
     }
 
     /// The form item `item` (`name=value`), its value replaced when a rule removes
@@ -219,9 +226,10 @@ struct Redactor {
     /// `variables`) or a URL (a `redirect_uri`): written again, percent-encoded,
     /// when that changed it.
     private mutating func redactFormItem(_ item: Substring, origin: String) -> String {
-        guard let equals = item.firstIndex(of: "=") else { return String(item) }
-        let rawName = item[..<equals]
-        let rawValue = item[item.index(after: equals)...]
+        let bytes = item.utf8
+        guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { return String(item) }
+        let rawName = Substring(bytes[..<equals])
+        let rawValue = Substring(bytes[bytes.index(after: equals)...])
         let name = Self.decode(rawName)
         let value = Self.decode(rawValue)
         guard removes(.queryItem(name), value) else {
@@ -246,12 +254,12 @@ struct Redactor {
         if Self.looksLikeJSON(Data(value.utf8)) {
             guard case let .success(data) = redactJSONDocument(Data(value.utf8), origin: place) else { return nil }
             redacted = String(decoding: data, as: UTF8.self)
-        } else if value.contains("://"), value.contains("?") || value.contains("#") || value.contains("@") {
+        } else if Self.authorityStart(in: value.utf8) != nil, value.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "@") }) {
             redacted = redactURL(value, of: place)
-        } else if value.hasPrefix("/"), let mark = value.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+        } else if value.hasPrefix("/"), let mark = value.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
             // A path with a query: the part after `?` (or `#`) read as a form.
-            redacted = String(value[...mark]) + redactForm(value[value.index(after: mark)...], origin: "in " + place)
-        } else if value.contains("="), Self.looksLikeForm(value) {
+            redacted = String(Substring(value.utf8[...mark])) + redactForm(Substring(value.utf8[value.utf8.index(after: mark)...]), origin: "in " + place)
+        } else if value.utf8.contains(UInt8(ascii: "=")), Self.looksLikeForm(value) {
             redacted = redactForm(Substring(value), origin: "in " + place)
         }
         return redacted == value ? nil : redacted
