@@ -21,7 +21,7 @@ swift build -c release --product URLStubsBenchmarks > /dev/null
 bin="$(swift build -c release --show-bin-path)/URLStubsBenchmarks"
 shapes=("$@")
 if [ ${#shapes[@]} -eq 0 ]; then
-    shapes=(dictionary template resolving handler-tests tests dictionary-unmatched unmatched)
+    shapes=(dictionary template resolving handler-tests tests dictionary-unmatched unmatched scopes stubs)
 fi
 small=500
 large=2500

@@ -45,10 +45,17 @@ enum CountedRun {
         /// URLStubs, one stub in one scope, a request it does not match, failed
         /// with the near-miss report: the unmatched row's variant.
         case unmatched
+        /// URLStubs, an empty `withStubScope { _ in }` per unit, no request: what
+        /// a scope costs on its own (its baseline is nothing).
+        case scopes
+        /// URLStubs, per test: a scope and five exact-URL stubs, no request, the
+        /// scope's end; per unit, one stub and a fifth of a scope: what registering
+        /// a test's stubs costs (its baseline is nothing).
+        case stubs
 
         /// Whether the shape makes its requests in tests of ``CountedRun/requestsPerTest``.
         var isPerTest: Bool {
-            self == .handlerTests || self == .tests
+            self == .handlerTests || self == .tests || self == .stubs
         }
     }
 
@@ -99,6 +106,29 @@ enum CountedRun {
             _ = try? await withStubScope { scope in
                 await scope.stub(.get(BenchmarkFixtures.singleURL.absoluteString), with: .data(body))
                 unexpected = await fail(missing(requests), through: BenchmarkFixtures.stubbedSession)
+            }
+            return unexpected
+        case .scopes:
+            var unexpected = 0
+            for _ in 0..<requests {
+                if (try? await withStubScope { _ in true }) != true {
+                    unexpected += 1
+                }
+            }
+            return unexpected
+        case .stubs:
+            var unexpected = 0
+            for test in 0..<(requests / requestsPerTest) {
+                let requests = testRequests(test)
+                // No request asks for the stubs, which expect none: the scope
+                // ends without a problem, or its end throws (each counted).
+                let registered = try? await withStubScope { scope in
+                    for request in requests {
+                        await scope.stub(.get(request.url!.absoluteString), with: .data(body))
+                    }
+                    return requests.count
+                }
+                unexpected += requestsPerTest - (registered ?? 0)
             }
             return unexpected
         case .tests:

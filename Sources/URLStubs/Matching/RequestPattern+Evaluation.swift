@@ -57,7 +57,14 @@ extension RequestPattern {
             _ = differ(.method, method, request.method)
         }
         if let url {
-            if !skippingRoute {
+            if !skippingRoute, let route = url.routeKey, route == request.target?.routeKey {
+                // A route key is the origin and the literal path: both are the
+                // request's (what the exact index relies on), and nothing is captured.
+            } else if !skippingRoute {
+                if url.routeKey != nil, !exhaustive {
+                    // Which of the two differs is all matching needs to know.
+                    return stop(url.hasOrigin(of: request.target) ? .path : .origin)
+                }
                 if let origin = url.origin, !(request.target.map { Self.sameOrigin($0, origin) } ?? false) {
                     guard exhaustive else { return stop(.origin) }
                     // Texts are built only for the mismatch: a match compares fields.

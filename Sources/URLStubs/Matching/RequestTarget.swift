@@ -96,35 +96,7 @@ final class RequestTarget: Sendable {
         // Built inside the closure, which hands back one reference: a tuple of
         // strings would be copied out through the runtime's generic witnesses.
         let target = text.utf8.withContiguousStorageIfAvailable { bytes -> RequestTarget? in
-            guard let found = URLText.Delimiters(scanning: bytes), !found.hasUserInfo, found.authorityEnd > found.hostStart,
-                  found.pathEnd > found.authorityEnd // A path, so the route key is the text up to its end.
-            else { return nil }
-            // Index loops and bounds in locals: in a debug build (where tests run) a
-            // loop over a slice is a generic call for each byte.
-            let upperA = UInt8(ascii: "A"), upperZ = UInt8(ascii: "Z"), colon = UInt8(ascii: ":"), bracket = UInt8(ascii: "[")
-            var index = 0
-            while index < found.colon {
-                let byte = bytes[index]
-                if byte >= upperA && byte <= upperZ {
-                    return nil
-                }
-                index += 1
-            }
-            index = found.hostStart
-            while index < found.authorityEnd {
-                // A port (or an IPv6 literal, whose colons the general parse tells apart) or an uppercase letter.
-                let byte = bytes[index]
-                if byte == colon || byte == bracket || (byte >= upperA && byte <= upperZ) {
-                    return nil
-                }
-                index += 1
-            }
-            // A path escape written other than in normal form (`%2f`, `%7E`): the
-            // general parse writes it so.
-            if found.firstPercentInPath >= 0,
-               URLText.hasEscapeToNormalize(UnsafeBufferPointer(rebasing: bytes[found.firstPercentInPath..<found.pathEnd])) {
-                return nil
-            }
+            guard let found = normalFormDelimiters(of: bytes) else { return nil }
             // Every bound is at an ASCII delimiter, so each part is whole UTF-8. The
             // bytes of a part are pointed at directly rather than sliced, and its
             // bounds are two integers rather than a range: a slice and a range's
@@ -153,6 +125,42 @@ final class RequestTarget: Sendable {
             )
         }
         return target ?? nil
+    }
+
+    /// The delimiters of `bytes` when they are an absolute URL in normal form (see
+    /// ``inNormalForm(_:)``), with a path; `nil` otherwise. Reads the bytes once
+    /// and copies nothing out of them.
+    static func normalFormDelimiters(of bytes: UnsafeBufferPointer<UInt8>) -> URLText.Delimiters? {
+        guard let found = URLText.Delimiters(scanning: bytes), !found.hasUserInfo, found.authorityEnd > found.hostStart,
+              found.pathEnd > found.authorityEnd // A path, so the route key is the text up to its end.
+        else { return nil }
+        // Index loops and bounds in locals: in a debug build (where tests run) a
+        // loop over a slice is a generic call for each byte.
+        let upperA = UInt8(ascii: "A"), upperZ = UInt8(ascii: "Z"), colon = UInt8(ascii: ":"), bracket = UInt8(ascii: "[")
+        var index = 0
+        while index < found.colon {
+            let byte = bytes[index]
+            if byte >= upperA && byte <= upperZ {
+                return nil
+            }
+            index += 1
+        }
+        index = found.hostStart
+        while index < found.authorityEnd {
+            // A port (or an IPv6 literal, whose colons the general parse tells apart) or an uppercase letter.
+            let byte = bytes[index]
+            if byte == colon || byte == bracket || (byte >= upperA && byte <= upperZ) {
+                return nil
+            }
+            index += 1
+        }
+        // A path escape written other than in normal form (`%2f`, `%7E`): the
+        // general parse writes it so.
+        if found.firstPercentInPath >= 0,
+           URLText.hasEscapeToNormalize(UnsafeBufferPointer(rebasing: bytes[found.firstPercentInPath..<found.pathEnd])) {
+            return nil
+        }
+        return found
     }
 
     /// Whether `bytes` are exactly the ASCII letters of `word`.

@@ -20,9 +20,24 @@ final class URLPattern: Sendable {
     /// The pattern as the user wrote it.
     let source: String
     /// The origin to match; `nil` for a path-only pattern such as `/users/{id}`.
-    let origin: RequestTarget?
+    ///
+    /// A literal pattern in normal form (most stubs' pattern) keeps none: it is
+    /// matched by its route key, which is its text, and its origin is read from
+    /// that text again when asked for (a near-miss report): a stub then costs one
+    /// object and no copy of its text.
+    var origin: RequestTarget? {
+        if let parsedOrigin {
+            return parsedOrigin
+        }
+        return literalPathStart == nil ? nil : RequestTarget.inNormalForm(source)
+    }
+    /// The origin of a pattern read by the full parse.
+    private let parsedOrigin: RequestTarget?
+    /// Where the path of a literal pattern in normal form starts in the UTF-8 of
+    /// ``source`` (which is then its route key), or `nil` for any other pattern.
+    private let literalPathStart: Int?
     /// The path's segments as parsed, or `nil` for a literal path in normal form,
-    /// which is matched whole against ``origin``'s path (see ``segments``).
+    /// which is matched whole (see ``segments``).
     private let parsedSegments: [Segment]?
     /// How many of ``segments`` are parameters.
     let parameterCount: Int
@@ -35,7 +50,7 @@ final class URLPattern: Sendable {
     /// them to the full parse's).
     var segments: [Segment] {
         guard let parsedSegments else {
-            return Self.literalSegments(ofPath: origin?.path ?? "/")
+            return Self.literalSegments(ofPath: literalPath ?? "/")
         }
         return parsedSegments
     }
@@ -43,54 +58,67 @@ final class URLPattern: Sendable {
     /// The path of a literal path in normal form, which is matched whole and is
     /// also the path written out (a near-miss report's); `nil` for other paths.
     var literalPath: String? {
-        parsedSegments == nil ? origin?.path : nil
+        guard let literalPathStart else { return nil }
+        return String(Substring(source.utf8.dropFirst(literalPathStart)))
     }
 
-    /// The exact-index key when the pattern names an origin and a literal path.
-    var routeKey: String? {
-        guard let origin, isLiteral else { return nil }
-        return origin.routeKey
-    }
+    /// The exact-index key when the pattern names an origin and a literal path:
+    /// its origin and path, matched as one piece of text (read for every request
+    /// a stub is compared with, so kept rather than worked out).
+    let routeKey: String?
 
-    private var isLiteral: Bool {
-        guard let parsedSegments else { return true }
-        return parsedSegments.allSatisfy { if case .literal = $0 { true } else { false } }
+    /// Whether `target` has the pattern's origin (`false` for a pattern without one).
+    /// A literal pattern in normal form compares the text of the two origins, which
+    /// are both in normal form: it has no origin object to compare.
+    func hasOrigin(of target: RequestTarget?) -> Bool {
+        guard let target else { return false }
+        if let parsedOrigin {
+            return RequestPattern.sameOrigin(target, parsedOrigin)
+        }
+        guard let literalPathStart else { return false }
+        let originLength = target.routeKey.utf8.count - target.path.utf8.count
+        return originLength == literalPathStart && target.routeKey.utf8.prefix(originLength).elementsEqual(source.utf8.prefix(originLength))
     }
 
     /// Parses `source`, throwing a sentence that says what is wrong with it.
     convenience init(parsing source: String) throws(PatternError) {
-        if let origin = Self.literalInNormalForm(source) {
-            self.init(source: source, literalIn: origin)
+        if let pathStart = Self.literalPathStart(inNormalForm: source) {
+            self.init(source: source, literalPathStart: pathStart)
         } else {
             try self.init(parsingInFull: source)
         }
     }
 
-    /// A pattern whose path is the literal path of `origin`, in normal form.
-    private init(source: String, literalIn origin: RequestTarget) {
+    /// A literal pattern in normal form whose path starts at `literalPathStart`.
+    private init(source: String, literalPathStart: Int) {
         self.source = source
-        self.origin = origin
+        self.literalPathStart = literalPathStart
+        routeKey = source
+        parsedOrigin = nil
         parsedSegments = nil
         parameterCount = 0
         query = nil
     }
 
-    /// The origin of `source` when it is the pattern most stubs are written with:
-    /// an absolute URL in normal form (see ``RequestTarget``), an ASCII host, and a
-    /// literal path written as it is matched, with no query and no fragment. Read
-    /// in one pass; `nil` for any other pattern, which ``init(parsingInFull:)``
-    /// reads (and rejects, when it is malformed).
-    private static func literalInNormalForm(_ source: String) -> RequestTarget? {
-        // `Substring(_:)`, not `[...]`: in a debug build (where tests run) the
-        // unbounded-range subscript is generic code.
-        guard let origin = RequestTarget.inNormalForm(source), origin.query == nil,
-              URLText.isValidScheme(Substring(origin.scheme)), URLText.allBytes(of: Substring(origin.host), in: URLText.hostCharacters)
-        else { return nil }
-        // The route key ends where the path does: anything after it is a query or a fragment.
-        guard source.utf8.count == origin.routeKey.utf8.count,
-              origin.path.utf8.withContiguousStorageIfAvailable(isLiteralPath) ?? false
-        else { return nil }
-        return origin
+    /// Where the path of `source` starts when it is the pattern most stubs are
+    /// written with: an absolute URL in normal form (see ``RequestTarget``), an
+    /// ASCII host, and a literal path written as it is matched, with no query and
+    /// no fragment. Read in one pass, copying nothing; `nil` for any other
+    /// pattern, which ``init(parsingInFull:)`` reads (and rejects, when it is
+    /// malformed).
+    private static func literalPathStart(inNormalForm source: String) -> Int? {
+        var contiguous = source
+        contiguous.makeContiguousUTF8() // A bridged string (Apple platforms) is copied once, so that its bytes can be read.
+        return contiguous.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            // The route key ends where the path does: nothing may follow it.
+            guard let found = RequestTarget.normalFormDelimiters(of: bytes), found.pathEnd == bytes.count else { return nil }
+            let start = bytes.baseAddress!
+            guard URLText.isValidScheme(UnsafeBufferPointer(start: start, count: found.colon)),
+                  URLText.allBytes(of: UnsafeBufferPointer(start: start + found.hostStart, count: found.authorityEnd - found.hostStart), in: URLText.hostCharacters),
+                  isLiteralPath(UnsafeBufferPointer(start: start + found.authorityEnd, count: found.pathEnd - found.authorityEnd))
+            else { return nil }
+            return found.authorityEnd
+        } ?? nil
     }
 
     /// Whether the bytes of a path that starts with `/` may each be matched as
@@ -141,13 +169,15 @@ final class URLPattern: Sendable {
         if Self.mayBeWhitespace(first) && source.first!.isWhitespace || Self.mayBeWhitespace(last) && source.last!.isWhitespace {
             throw PatternError(PatternMessages.surroundingSpaces(source))
         }
+        literalPathStart = nil
         if first == UInt8(ascii: "/") {
             let text = source[...]
             if text.utf8.contains(UInt8(ascii: "#")) {
                 throw PatternError(PatternMessages.fragment(source))
             }
             let mark = text.utf8.firstIndex(of: UInt8(ascii: "?"))
-            origin = nil
+            parsedOrigin = nil
+            routeKey = nil
             let segments = try Self.parseSegments(mark.map { text[..<$0] } ?? text, in: source).segments
             parsedSegments = segments
             parameterCount = Self.parameterCount(of: segments)
@@ -206,7 +236,9 @@ final class URLPattern: Sendable {
             if case let .literal(text) = segment { text } else { "" }
         }.joined(separator: "/")
         // The route key is the written text only when the host is written as it is matched.
-        origin = RequestTarget(parts: parts, host: host, portText: portText, port: port, path: literalPath, query: nil, pathIsWritten: isVerbatim && !isInternational)
+        let origin = RequestTarget(parts: parts, host: host, portText: portText, port: port, path: literalPath, query: nil, pathIsWritten: isVerbatim && !isInternational)
+        parsedOrigin = origin
+        routeKey = segments.allSatisfy { if case .literal = $0 { true } else { false } } ? origin.routeKey : nil
         query = parts.query.map(URLText.queryItems)
     }
 
@@ -310,8 +342,8 @@ final class URLPattern: Sendable {
     private func walk(_ bytes: UnsafeBufferPointer<UInt8>, capturing capture: ((String, UnsafeBufferPointer<UInt8>) -> Void)?) -> Bool {
         guard let parsedSegments else {
             // A literal path: the segments would be compared one by one to the
-            // end, which is comparing the whole path.
-            return Self.bytes(bytes, equal: literalPath ?? "/")
+            // end, which is comparing the whole path (the end of the text).
+            return Self.bytes(bytes, equal: source, from: literalPathStart ?? 0)
         }
         let slash = UInt8(ascii: "/")
         // Where the next segment starts; `nil` once there is none. A path that does
@@ -345,20 +377,20 @@ final class URLPattern: Sendable {
     }
 
     /// Whether `part` holds exactly the UTF-8 bytes of `text`.
-    private static func bytes(_ part: UnsafeBufferPointer<UInt8>, equal text: String) -> Bool {
-        guard part.count == text.utf8.count else { return false }
+    private static func bytes(_ part: UnsafeBufferPointer<UInt8>, equal text: String, from offset: Int = 0) -> Bool {
+        guard part.count == text.utf8.count - offset else { return false }
         // A loop by index: `elementsEqual` steps through two iterators, a generic
         // call per byte in a debug build and several times the work in a release one.
         return text.utf8.withContiguousStorageIfAvailable { written in
             var index = 0
             while index < part.count {
-                if part[index] != written[index] {
+                if part[index] != written[offset + index] {
                     return false
                 }
                 index += 1
             }
             return true
-        } ?? part.elementsEqual(text.utf8)
+        } ?? part.elementsEqual(text.utf8.dropFirst(offset))
     }
 
     /// The required query compared with `items` as multisets of name-value pairs.

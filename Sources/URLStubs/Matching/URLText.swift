@@ -301,23 +301,33 @@ enum URLText {
         return allBytes(of: scheme, in: schemeCharacters)
     }
 
+    /// Whether the bytes `scheme` are an RFC 3986 scheme, as the text form checks.
+    static func isValidScheme(_ scheme: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = scheme.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else {
+            return false
+        }
+        return allBytes(of: scheme, in: schemeCharacters)
+    }
+
     /// Whether every byte of `text` is in `set`.
     ///
     /// A loop over the text's contiguous bytes: in a debug build (where tests run)
     /// a loop over a string's `utf8`, or `allSatisfy`, is generic code, a chain of
     /// calls for each byte.
     static func allBytes(of text: Substring, in set: ASCIISet) -> Bool {
-        let found = text.utf8.withContiguousStorageIfAvailable { bytes in
-            var index = 0
-            while index < bytes.count {
-                if !set.contains(bytes[index]) {
-                    return false
-                }
-                index += 1
+        text.utf8.withContiguousStorageIfAvailable { allBytes(of: $0, in: set) } ?? text.utf8.allSatisfy(set.contains)
+    }
+
+    /// Whether every one of `bytes` is in `set`.
+    static func allBytes(of bytes: UnsafeBufferPointer<UInt8>, in set: ASCIISet) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            if !set.contains(bytes[index]) {
+                return false
             }
-            return true
+            index += 1
         }
-        return found ?? text.utf8.allSatisfy(set.contains)
+        return true
     }
 }
 

@@ -78,6 +78,23 @@ struct ComposedPatternTests {
         }
     }
 
+    @Test("an or of exact URLs matches each by its origin and path as a request sends them: scheme and host in any case, the default port, and nothing whose origin or path differs")
+    func orOfExactURLs() async throws {
+        try await inScope { scope in
+            await scope.stub(.get("https://api.example.com/v1/users").or(.get("http://127.0.0.1:8080/health")), with: .text("either"))
+            #expect(await send("https://api.example.com/v1/users") == "either")
+            #expect(await send("HTTPS://API.Example.COM:443/v1/users?page=2") == "either")
+            #expect(await send("http://127.0.0.1:8080/health") == "either")
+            #expect(await send("https://api.example.com/v1/users/") == "unmatched")
+            #expect(await send("https://api.example.com/v1/Users") == "unmatched")
+            #expect(await send("https://api.example.org/v1/users") == "unmatched")
+            #expect(await send("http://api.example.com/v1/users") == "unmatched")
+            #expect(await send("https://api.example.com:8443/v1/users") == "unmatched")
+            #expect(await send("http://127.0.0.1/health") == "unmatched")
+            #expect(await send("http://127.0.0.1:8080/healthz") == "unmatched")
+        }
+    }
+
     @Test("a chain of or is one flat choice, written in order")
     func orChains() {
         let pattern = RequestPattern.get("/a").or(.get("/b")).or(.get("/c").or(.get("/d")))
