@@ -54,7 +54,7 @@ extension StubScope {
         isolation: isolated (any Actor)? = #isolation,
         _ body: (StubScope) async throws -> Value
     ) async -> Outcome<Value> {
-        let scope = StubRegistry.shared.openScope(name: name, parent: current, location: location, clock: clock.map { ScopeClock.given($0) })
+        let scope = openScope(name: name, location: location, clock: clock)
         let result: Swift.Result<Value, any Error>
         do {
             result = .success(try await currentBinding.withValue(scope, operation: {
@@ -66,6 +66,20 @@ extension StubScope {
         }
         // Most scopes check nothing live: no suspension for them.
         let drift = StubRegistry.shared.hasLiveChecks(in: scope) ? await StubRegistry.shared.finishLiveChecks(in: scope) : []
+        let ending = finishScope(scope, drift: drift, keepingExchanges: keepingExchanges, keepingUsage: keepingUsage)
+        return Outcome(result: result, scope: scope, name: name, location: location, problems: ending.problems, exchanges: ending.exchanges, usage: ending.usage, seedNote: ending.seedNote)
+    }
+
+    /// Opens a new scope nested in the current one, timed by `clock` when one is
+    /// given (else by the enclosing scope's clock, or the continuous clock).
+    static func openScope(name: String?, location: StubSourceLocation, clock: (any Clock<Duration>)?) -> StubScope {
+        StubRegistry.shared.openScope(name: name, parent: current, location: location, clock: clock.map { ScopeClock.given($0) })
+    }
+
+    /// Ends `scope`, whose drift checks found `drift`, and returns every problem
+    /// (the drift among them) with what the flags ask to keep: its exchanges
+    /// (kept anyway when it has a problem) and its stubs' use.
+    static func finishScope(_ scope: StubScope, drift: [StubProblem], keepingExchanges: Bool, keepingUsage: Bool) -> StubRegistry.Ending {
         var keeping: StubRegistry.Keeping = []
         if keepingExchanges || !drift.isEmpty {
             keeping.insert(.exchanges)
@@ -73,8 +87,11 @@ extension StubScope {
         if keepingUsage {
             keeping.insert(.usage)
         }
-        let ending = StubRegistry.shared.finishScope(scope, keeping: keeping)
-        return Outcome(result: result, scope: scope, name: name, location: location, problems: drift.isEmpty ? ending.problems : ending.problems + drift, exchanges: ending.exchanges, usage: ending.usage, seedNote: ending.seedNote)
+        var ending = StubRegistry.shared.finishScope(scope, keeping: keeping)
+        if !drift.isEmpty {
+            ending.problems += drift
+        }
+        return ending
     }
 
     /// Opens a new top-level scope that the caller must end with

@@ -120,19 +120,23 @@ public func withStubScope<Result>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (StubScope) async throws -> Result
 ) async throws -> Result {
+    let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard let cassette else {
+        if mode != nil || redaction != nil || matching != nil {
+            let given = [("mode", mode != nil), ("redaction", redaction != nil), ("matching", matching != nil)].filter(\.1).map(\.0)
+            throw CassetteError.nilCassette(parameters: given)
+        }
+        // No cassette: nothing to read before `body` runs, so no options to apply.
+        return try await withVerifiedScope(name: name, location: location, clock: clock, seed: seed, isolation: isolation, body)
+    }
     var options = StubScopeOptions(name: name, seed: seed)
     if let clock {
         options.clock = { clock }
     }
-    if let cassette {
-        options.cassette = CassetteFile.at(cassette)
-        options.cassetteMode = mode
-        options.redaction = redaction
-        options.cassetteMatching = matching
-    } else if mode != nil || redaction != nil || matching != nil {
-        let given = [("mode", mode != nil), ("redaction", redaction != nil), ("matching", matching != nil)].filter(\.1).map(\.0)
-        throw CassetteError.nilCassette(parameters: given)
-    }
+    options.cassette = CassetteFile.at(cassette)
+    options.cassetteMode = mode
+    options.redaction = redaction
+    options.cassetteMatching = matching
     return try await withStubScope(options, fileID: fileID, filePath: filePath, line: line, column: column, isolation: isolation, body)
 }
 
@@ -170,7 +174,10 @@ public func withStubScope<Result>(
         throw refusal
     }
     let location = StubSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    return try await withVerifiedScope(name: options.name, location: location, clock: options.clock?(), isolation: isolation) { scope in
+    guard options.cassette != nil else {
+        return try await withVerifiedScope(name: options.name, location: location, clock: options.clock?(), seed: options.seed, isolation: isolation, body)
+    }
+    return try await withVerifiedScope(name: options.name, location: location, clock: options.clock?(), seed: nil, isolation: isolation) { scope in
         // A closure is isolated to an `isolated` parameter only when it captures
         // it. Without this capture it would be nonisolated: every scope opened on an
         // actor (a `@MainActor` test) would leave it and come back, two context
@@ -181,36 +188,91 @@ public func withStubScope<Result>(
     }
 }
 
-/// Runs `body` in a new scope and throws what `body` threw, else the scope's
-/// problems (unless they are only warnings); the core of every `withStubScope`.
+/// Runs `body` in a new scope, seeded with `seed` when it is given, and throws
+/// what `body` threw, else the scope's problems (unless they are only warnings);
+/// the core of every `withStubScope`.
+///
+/// Generic only where it must be: `Result` is passed through, never wrapped in a
+/// generic type of its own (such as an ``StubScope/Outcome``), whose metadata the
+/// runtime would look up on every call (the function is not specialized for the
+/// caller's type: it is called from another module). Ending the scope and
+/// deciding what to throw are not generic.
 func withVerifiedScope<Result>(
     name: String?,
     location: StubSourceLocation,
     clock: (any Clock<Duration>)?,
+    seed: UInt64?,
     isolation: isolated (any Actor)?,
     _ body: (StubScope) async throws -> Result
 ) async throws -> Result {
-    let outcome = await StubScope.withNewScope(name: name, location: location, clock: clock, keepingExchanges: false, keepingUsage: false, isolation: isolation, body)
-    let failing = outcome.problems.filter { !$0.isWarning }
-    // The error is printed by test frameworks: scrubbed of the exchanges' secrets.
-    func scrubbed() -> [StubProblem] { ExchangeArchive(outcome.exchanges).scrub(outcome.problems) }
-    switch outcome.result {
-    case let .success(value):
-        guard failing.isEmpty else {
-            throw StubVerificationError(scope: outcome.scope, scopeTitle: outcome.title, problems: scrubbed())
-        }
-        return value
-    case let .failure(error):
-        if let urlError = error as? URLError, failing.count == 1, failing[0].message == urlError.localizedDescription {
+    let scope = StubScope.openScope(name: name, location: location, clock: clock)
+    if let seed {
+        StubRegistry.shared.setSeed(seed, of: scope)
+    }
+    let value: Result
+    do {
+        value = try await StubScope.currentBinding.withValue(scope, operation: {
+            _ = isolation // Captured, so that the operation stays on the caller's actor (see withStubScope).
+            return try await body(scope)
+        }, isolation: isolation)
+    } catch {
+        // Most scopes check nothing live: no suspension for them.
+        let drift = StubRegistry.shared.hasLiveChecks(in: scope) ? await StubRegistry.shared.finishLiveChecks(in: scope) : []
+        throw ScopeVerdict(scope, name: name, location: location, drift: drift).error(afterThrowing: error)
+    }
+    let drift = StubRegistry.shared.hasLiveChecks(in: scope) ? await StubRegistry.shared.finishLiveChecks(in: scope) : []
+    if let error = ScopeVerdict(scope, name: name, location: location, drift: drift).errorAfterReturning() {
+        throw error
+    }
+    return value
+}
+
+/// What a scope that ended found, and the error `withStubScope` throws for it.
+private struct ScopeVerdict {
+    let scope: StubScope
+    let name: String?
+    let location: StubSourceLocation
+    let ending: StubRegistry.Ending
+
+    /// Ends `scope`, adding the problems of its drift checks, `drift`, to its own.
+    init(_ scope: StubScope, name: String?, location: StubSourceLocation, drift: [StubProblem]) {
+        self.scope = scope
+        self.name = name
+        self.location = location
+        ending = StubScope.finishScope(scope, drift: drift, keepingExchanges: false, keepingUsage: false)
+    }
+
+    /// The error to throw when the body returned: its problems, unless they are
+    /// only warnings; `nil` when the body's value is returned.
+    func errorAfterReturning() -> StubVerificationError? {
+        ending.problems.contains { !$0.isWarning } ? verification() : nil
+    }
+
+    /// The error to throw when the body threw `bodyError`.
+    func error(afterThrowing bodyError: any Error) -> any Error {
+        let failing = ending.problems.filter { !$0.isWarning }
+        if let urlError = bodyError as? URLError, failing.count == 1, failing[0].message == urlError.localizedDescription {
             // The body let the error of the one unmatched request escape: it says it all.
-            throw error
+            return bodyError
         }
         if !failing.isEmpty {
-            throw StubVerificationError(scope: outcome.scope, scopeTitle: outcome.title, problems: scrubbed(), bodyError: error)
+            return verification(bodyError: bodyError)
         }
-        if let seedNote = outcome.seedNote, !(error is CancellationError) {
-            throw StubVerificationError(scope: outcome.scope, scopeTitle: outcome.title, problems: scrubbed(), bodyError: error, seedNote: seedNote)
+        if let seedNote = ending.seedNote, !(bodyError is CancellationError) {
+            return verification(bodyError: bodyError, seedNote: seedNote)
         }
-        throw error
+        return bodyError
+    }
+
+    /// The scope's problems as the error that reports them, scrubbed of the
+    /// exchanges' secrets (test frameworks print it).
+    private func verification(bodyError: (any Error)? = nil, seedNote: String? = nil) -> StubVerificationError {
+        StubVerificationError(
+            scope: scope,
+            scopeTitle: ScopeMessages.title(of: scope, name: name, location: location),
+            problems: ExchangeArchive(ending.exchanges).scrub(ending.problems),
+            bodyError: bodyError,
+            seedNote: seedNote
+        )
     }
 }
