@@ -21,7 +21,7 @@ swift build -c release --product URLStubsBenchmarks > /dev/null
 bin="$(swift build -c release --show-bin-path)/URLStubsBenchmarks"
 shapes=("$@")
 if [ ${#shapes[@]} -eq 0 ]; then
-    shapes=(dictionary template resolving handler-tests tests dictionary-unmatched unmatched scopes stubs)
+    shapes=(dictionary template resolving handler-computed computed handler-tests tests dictionary-unmatched unmatched scopes stubs)
 fi
 small=500
 large=2500
@@ -70,6 +70,7 @@ for shape in "${shapes[@]}"; do
     per_request[$shape]="$i $i1 $d1"
     case "$shape" in
         template | resolving) baseline=dictionary ;;
+        computed) baseline=handler-computed ;;
         tests) baseline=handler-tests ;;
         unmatched) baseline=dictionary-unmatched ;;
         *) baseline="" ;;

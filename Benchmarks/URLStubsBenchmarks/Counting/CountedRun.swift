@@ -33,6 +33,13 @@ enum CountedRun {
         /// The dictionary protocol resolving each request in a URLStubs scope
         /// first: the split row's variant.
         case resolving
+        /// The handler protocol answering each user URL from a handler that
+        /// echoes its last path component: the computed row's baseline.
+        case handlerComputed = "handler-computed"
+        /// URLStubs, one computed stub (a closure without `await`) in one scope
+        /// echoing the `id` it captured, a different user URL each request: the
+        /// computed row's variant.
+        case computed
         /// The handler protocol, per test: a handler for five URLs, five requests,
         /// the handler cleared: the one-test row's baseline.
         case handlerTests = "handler-tests"
@@ -69,7 +76,7 @@ enum CountedRun {
     static func run(_ shape: Shape, requests: Int) async -> Int {
         let body = BenchmarkFixtures.baselineBody
         // Made before any request, so that neither run's count of them changes the setup.
-        _ = (itemRequests.count, testPool.count, missingRequest)
+        _ = (itemRequests.count, userRequests.count, testPool.count, missingRequest)
         switch shape {
         case .dictionary:
             return await answer(items(requests), through: BenchmarkFixtures.baselineSession, expecting: body)
@@ -87,6 +94,16 @@ enum CountedRun {
                 let session = BenchmarkFixtures.session(answeredBy: ResolvingMockURLProtocol.self)
                 return await answer(items(requests), through: session, expecting: body)
                     + ResolvingMockURLProtocol.unresolved.withLock { $0 }
+            }
+            return unexpected ?? requests
+        case .handlerComputed:
+            HandlerMockURLProtocol.setHandler(SuiteShapesBenchmark.computedHandler(answering: body))
+            defer { HandlerMockURLProtocol.setHandler(nil) }
+            return await answer(users(requests), through: HandlerMockURLProtocol.session, expecting: body)
+        case .computed:
+            let unexpected = try? await withStubScope { scope in
+                await SuiteShapesBenchmark.stubComputed(in: scope, answering: body)
+                return await answer(users(requests), through: BenchmarkFixtures.stubbedSession, expecting: body)
             }
             return unexpected ?? requests
         case .handlerTests:
@@ -154,6 +171,14 @@ enum CountedRun {
     private static func items(_ count: Int) -> [URLRequest] {
         (0..<count).map { itemRequests[$0 % itemRequests.count] }
     }
+
+    /// The first `count` user requests of the computed row, cycling as ``items(_:)`` does.
+    private static func users(_ count: Int) -> [URLRequest] {
+        (0..<count).map { userRequests[$0 % userRequests.count] }
+    }
+
+    /// The requests for the computed row's user URLs.
+    private static let userRequests = (0..<1_000).map { BenchmarkFixtures.request(SuiteShapesBenchmark.userURL($0)) }
 
     /// The requests of the dictionary protocol's table of items.
     private static let itemRequests = (0..<1_000).map { BenchmarkFixtures.request(BenchmarkFixtures.itemURL($0)) }

@@ -62,9 +62,7 @@ struct SuiteShapesBenchmark {
 
         Progress.log("shapes: registering stubs")
         let computed = await ScopedWorker.scoped { scope in
-            await scope.stub(.get(BenchmarkFixtures.origin + "/users/{id}")) { request in
-                .data(computedBody, headers: ["X-User-ID": request.pathParameters["id"] ?? ""])
-            }
+            await Self.stubComputed(in: scope, answering: computedBody)
         }
         let awaiting = await ScopedWorker.scoped { scope in
             await scope.stub(.get(BenchmarkFixtures.origin + "/users/{id}")) { request in
@@ -86,11 +84,7 @@ struct SuiteShapesBenchmark {
         }
         let outside = await ScopedWorker.unscoped()
 
-        let computedHandler: HandlerMockURLProtocol.Handler = { request in
-            let url = request.url!
-            let headers = ["Content-Length": String(baselineBody.count), "X-User-ID": url.lastPathComponent]
-            return (HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)!, baselineBody)
-        }
+        let computedHandler = Self.computedHandler(answering: baselineBody)
         let testRotation = TestRotation(count: testPool.count)
         let cases = [
             PairedCase(
@@ -232,6 +226,24 @@ struct SuiteShapesBenchmark {
         ] + traitRows(traitSamples) + breakdown.rows + resolutionRows + setupRows
         let failedScopes = (emptySamples + mainActorEmptySamples + traitSamples).reduce(0) { $0 + $1.unexpected }
         return section(comparisons, rows: rows, unmatchedReports: unmatchedReports, unresolved: unresolved, failedScopes: failedScopes, failedBreakdown: breakdown.unexpected)
+    }
+
+    /// Registers the computed row's stub in `scope`: a closure, without `await`,
+    /// that answers `/users/{id}` with `body` and the `id` it captured in a header.
+    static func stubComputed(in scope: StubScope, answering body: Data) async {
+        await scope.stub(.get(BenchmarkFixtures.origin + "/users/{id}")) { request in
+            .data(body, headers: ["X-User-ID": request.pathParameters["id"] ?? ""])
+        }
+    }
+
+    /// The hand-rolled side of the computed row: a handler that answers with
+    /// `body` and the URL's last path component in a header.
+    static func computedHandler(answering body: Data) -> HandlerMockURLProtocol.Handler {
+        { request in
+            let url = request.url!
+            let headers = ["Content-Length": String(body.count), "X-User-ID": url.lastPathComponent]
+            return (HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)!, body)
+        }
     }
 
     /// The URL of user `index`, answered by the computed stub.
