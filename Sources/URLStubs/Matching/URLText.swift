@@ -146,15 +146,21 @@ enum URLText {
     /// The query items of a percent-encoded query, names and values decoded; empty
     /// pieces (`a&&b`) are skipped and `+` stays a plus, as `URLComponents` does.
     static func queryItems(_ query: Substring) -> [QueryItem] {
-        query.split(separator: "&", omittingEmptySubsequences: true).map { piece in
-            if let equals = piece.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                return QueryItem(
-                    name: percentDecoded(piece[..<equals]),
-                    value: percentDecoded(piece[piece.utf8.index(after: equals)...])
-                )
-            }
-            return QueryItem(name: percentDecoded(piece), value: nil)
+        // At the bytes of each `&`, as a server splits: one followed by a combining
+        // mark still separates (split as characters, it would not).
+        query.utf8.split(separator: UInt8(ascii: "&")).map { queryItem(Substring($0)) }
+    }
+
+    /// The item `piece` of a query or a form: its name and value split at its first
+    /// `=` byte (no value without one), each percent-decoded.
+    static func queryItem(_ piece: Substring) -> QueryItem {
+        if let equals = piece.utf8.firstIndex(of: UInt8(ascii: "=")) {
+            return QueryItem(
+                name: percentDecoded(piece[..<equals]),
+                value: percentDecoded(piece[piece.utf8.index(after: equals)...])
+            )
         }
+        return QueryItem(name: percentDecoded(piece), value: nil)
     }
 
     /// `text` with `%XX` escapes decoded; an invalid escape is kept as written, and

@@ -76,10 +76,17 @@ extension Redaction {
         if let recordedText = String(data: recorded, encoding: .utf8), recordedText.contains(placeholder),
            !recordedText.contains(where: \.isNewline), Redactor.looksLikeForm(recordedText),
            let actualText = String(data: actual, encoding: .utf8), !actualText.contains(where: \.isNewline),
-           queryItems(URLText.queryItems(actualText[...]), match: URLText.queryItems(recordedText[...])) {
+           queryItems(formItems(actualText), match: formItems(recordedText)) {
             return true
         }
         return textMatches(actual, recorded, listDelimiters: formListDelimiters)
+    }
+
+    /// The items of a form body as the redactor reads them (see
+    /// `Redactor.redactForm`): split at the bytes of each `&` and each `;`, each
+    /// item at its first `=`, decoded.
+    private static func formItems(_ text: String) -> [QueryItem] {
+        text.utf8.split { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";") }.map { URLText.queryItem(Substring($0)) }
     }
 
     /// Whether the JSON document `actual` matches the `recorded` one (see
@@ -127,40 +134,74 @@ extension Redaction {
     }
 
     /// What ends a value of a `name=value` list in a URL or a header: the items'
-    /// separators and a URL's fragment.
-    private static let urlListDelimiters: Set<Character> = ["&", ";", "#"]
+    /// separators and a URL's fragment, as bytes.
+    private static let urlListDelimiters: [UInt8] = [UInt8(ascii: "&"), UInt8(ascii: ";"), UInt8(ascii: "#")]
     /// What ends a value of a form body, where `#` is text like any other.
-    private static let formListDelimiters: Set<Character> = ["&", ";"]
+    private static let formListDelimiters: [UInt8] = [UInt8(ascii: "&"), UInt8(ascii: ";")]
 
     /// Whether the text `actual` equals `recorded` where each placeholder in
     /// `recorded` stands for any text, except that a placeholder right after `=`
     /// replaced one value of a `name=value` list (a query, a form, a cookie): it
     /// stands for text without `listDelimiters`, so that
     /// `password=URLSTUBS-REDACTED` does not match `password=x&admin=true`.
-    private static func textMatches(_ actual: Data, _ recorded: Data, listDelimiters: Set<Character>) -> Bool {
-        guard let pattern = String(data: recorded, encoding: .utf8), pattern.contains(placeholder),
-              let text = String(data: actual, encoding: .utf8) else { return false }
-        let parts = pattern.components(separatedBy: placeholder)
-        var rest = Substring(text)
+    ///
+    /// Compared as UTF-8 bytes, as the redactor splits what it redacts and as a
+    /// server splits a form: a `&` followed by a combining mark still ends a
+    /// value (compared as characters, it would be part of one `Character` and
+    /// let `password=x&\u{301}admin=true` replay a recorded `password=...`).
+    private static func textMatches(_ actual: Data, _ recorded: Data, listDelimiters: [UInt8]) -> Bool {
+        // Text only, as recorded values are.
+        guard String(data: recorded, encoding: .utf8) != nil, String(data: actual, encoding: .utf8) != nil else { return false }
+        let parts = split([UInt8](recorded), at: Array(placeholder.utf8))
+        guard parts.count > 1 else { return false } // No placeholder.
+        let text = [UInt8](actual)
+        var rest = text[...]
         // Whether the placeholder being matched is one value of a list (see above).
         var isListValue = false
-        func allows(_ matched: Substring) -> Bool {
+        func allows(_ matched: ArraySlice<UInt8>) -> Bool {
             !isListValue || !matched.contains(where: listDelimiters.contains)
         }
         for (index, part) in parts.enumerated() {
             if index == 0 {
-                guard rest.hasPrefix(part) else { return false }
+                guard rest.starts(with: part) else { return false }
                 rest = rest.dropFirst(part.count)
             } else if index == parts.count - 1 {
-                return rest.hasSuffix(part) && allows(rest.dropLast(part.count))
+                return rest.count >= part.count && rest.suffix(part.count).elementsEqual(part) && allows(rest.dropLast(part.count))
             } else if !part.isEmpty { // Two placeholders side by side: nothing between them to find.
-                guard let found = rest.range(of: part), allows(rest[..<found.lowerBound]) else { return false }
-                rest = rest[found.upperBound...]
+                guard let found = firstIndex(of: part, in: rest), allows(rest[..<found]) else { return false }
+                rest = rest[(found + part.count)...]
             }
             if !part.isEmpty {
-                isListValue = part.hasSuffix("=")
+                isListValue = part.last == UInt8(ascii: "=")
             }
         }
         return true
+    }
+
+    /// `bytes` split at each occurrence of `separator` (not empty), the pieces
+    /// between them kept, empty ones too.
+    private static func split(_ bytes: [UInt8], at separator: [UInt8]) -> [ArraySlice<UInt8>] {
+        var pieces: [ArraySlice<UInt8>] = []
+        var rest = bytes[...]
+        while let found = firstIndex(of: separator, in: rest) {
+            pieces.append(rest[..<found])
+            rest = rest[(found + separator.count)...]
+        }
+        pieces.append(rest)
+        return pieces
+    }
+
+    /// Where the first occurrence of `needle` (not empty) starts in `haystack`, or `nil`.
+    private static func firstIndex(of needle: some Collection<UInt8>, in haystack: ArraySlice<UInt8>) -> Int? {
+        guard let first = needle.first, needle.count <= haystack.count else { return nil }
+        var start = haystack.startIndex
+        let last = haystack.endIndex - needle.count
+        while start <= last {
+            if haystack[start] == first, haystack[start..<(start + needle.count)].elementsEqual(needle) {
+                return start
+            }
+            start += 1
+        }
+        return nil
     }
 }
