@@ -17,7 +17,7 @@ extension Redaction {
         // recorded item may take an actual one from another, which moves on to
         // another of its own). A query has a handful of items: n³ comparisons at most.
         let candidates = recorded.map { item in
-            actual.indices.filter { actual[$0].name == item.name && value(actual[$0].value, matches: item.value) }
+            actual.indices.filter { actual[$0].name == item.name && itemValue(actual[$0].value, matches: item.value) }
         }
         var owner = [Int?](repeating: nil, count: actual.count)
         func pair(_ item: Int, _ visited: inout [Bool]) -> Bool {
@@ -41,6 +41,24 @@ extension Redaction {
             guard pair(item, &visited) else { return false }
         }
         return true
+    }
+
+    /// Whether the value of a query or form item, `actual`, matches the recorded
+    /// one, as ``value(_:matches:)`` says, with its placeholders standing for no
+    /// `;`: the redaction splits items at `;` as at `&` (some servers read it as
+    /// `&`), so a placeholder replaced text without one, and `token=y;admin=1` is
+    /// not the request recorded as `token=URLSTUBS-REDACTED`. Every `;` of the
+    /// recorded value is outside its placeholders, and must be matched there: the
+    /// two values hold as many.
+    private static func itemValue(_ actual: String?, matches recorded: String?) -> Bool {
+        guard value(actual, matches: recorded) else { return false }
+        guard let actual, let recorded, recorded.contains(placeholder) else { return true }
+        return semicolons(in: actual) == semicolons(in: recorded)
+    }
+
+    /// How many `;` bytes `text` holds.
+    private static func semicolons(in text: String) -> Int {
+        text.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: ";") ? 1 : 0) }
     }
 
     /// Whether the text `actual` is the `recorded` one, where the placeholder in
