@@ -21,7 +21,7 @@ swift build -c release --product URLStubsBenchmarks > /dev/null
 bin="$(swift build -c release --show-bin-path)/URLStubsBenchmarks"
 shapes=("$@")
 if [ ${#shapes[@]} -eq 0 ]; then
-    shapes=(dictionary template resolving handler-computed computed handler-tests tests dictionary-unmatched unmatched scopes stubs)
+    shapes=(dictionary template resolving handler-computed computed handler-tests tests dictionary-unmatched unmatched unmatched-many scopes stubs)
 fi
 small=500
 large=2500

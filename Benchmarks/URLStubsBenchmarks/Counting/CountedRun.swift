@@ -52,6 +52,10 @@ enum CountedRun {
         /// URLStubs, one stub in one scope, a request it does not match, failed
         /// with the near-miss report: the unmatched row's variant.
         case unmatched
+        /// URLStubs, 1,000 exact-URL stubs in one scope, a request none of them
+        /// matches, failed with the near-miss report, which compares every stub
+        /// (no baseline: what a near-miss report costs in a large scope).
+        case unmatchedAmongMany = "unmatched-many"
         /// URLStubs, an empty `withStubScope { _ in }` per unit, no request: what
         /// a scope costs on its own (its baseline is nothing).
         case scopes
@@ -122,6 +126,15 @@ enum CountedRun {
             var unexpected = requests
             _ = try? await withStubScope { scope in
                 await scope.stub(.get(BenchmarkFixtures.singleURL.absoluteString), with: .data(body))
+                unexpected = await fail(missing(requests), through: BenchmarkFixtures.stubbedSession)
+            }
+            return unexpected
+        case .unmatchedAmongMany:
+            var unexpected = requests
+            _ = try? await withStubScope { scope in
+                for request in itemRequests {
+                    await scope.stub(.get(request.url!.absoluteString), with: .data(body))
+                }
                 unexpected = await fail(missing(requests), through: BenchmarkFixtures.stubbedSession)
             }
             return unexpected

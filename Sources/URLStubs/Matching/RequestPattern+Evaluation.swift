@@ -57,19 +57,21 @@ extension RequestPattern {
             _ = differ(.method, method, request.method)
         }
         if let url {
-            if !skippingRoute, let route = url.routeKey, route == request.target?.routeKey {
-                // A route key is the origin and the literal path: both are the
-                // request's (what the exact index relies on), and nothing is captured.
-            } else if !skippingRoute {
-                if url.routeKey != nil, !exhaustive {
-                    // Which of the two differs is all matching needs to know.
+            if !skippingRoute, !exhaustive, let route = url.routeKey {
+                // A route key is the origin and the literal path: equal, both are the
+                // request's (what the exact index relies on), and nothing is
+                // captured; else which of the two differs is all matching needs.
+                if route != request.target?.routeKey {
                     return stop(url.hasOrigin(of: request.target) ? .path : .origin)
                 }
-                if let origin = url.origin, !(request.target.map { Self.sameOrigin($0, origin) } ?? false) {
+            } else if !skippingRoute {
+                // Compared without the pattern's origin object, which a literal
+                // pattern does not keep: a near-miss report compares every stub.
+                if url.namesOrigin, !url.hasOrigin(of: request.target) {
                     guard exhaustive else { return stop(.origin) }
                     // Texts are built only for the mismatch: a match compares fields.
                     let actual = request.target.map { Self.originText($0) } ?? request.url.absoluteString
-                    _ = differ(.origin, Self.originText(origin), actual)
+                    _ = differ(.origin, url.originText ?? "", actual)
                 }
                 let path = request.pathAsMatched
                 if let captures = PathCaptures(matching: url, path: path) {

@@ -36,6 +36,9 @@ final class URLPattern: Sendable {
     /// Where the path of a literal pattern in normal form starts in the UTF-8 of
     /// ``source`` (which is then its route key), or `nil` for any other pattern.
     private let literalPathStart: Int?
+    /// The path of a literal pattern in normal form, kept (not cut from the text
+    /// when asked for): a near-miss report writes it for every stub it compares.
+    let literalPath: String?
     /// The path's segments as parsed, or `nil` for a literal path in normal form,
     /// which is matched whole (see ``segments``).
     private let parsedSegments: [Segment]?
@@ -55,17 +58,26 @@ final class URLPattern: Sendable {
         return parsedSegments
     }
 
-    /// The path of a literal path in normal form, which is matched whole and is
-    /// also the path written out (a near-miss report's); `nil` for other paths.
-    var literalPath: String? {
-        guard let literalPathStart else { return nil }
-        return String(Substring(source.utf8.dropFirst(literalPathStart)))
-    }
-
     /// The exact-index key when the pattern names an origin and a literal path:
     /// its origin and path, matched as one piece of text (read for every request
     /// a stub is compared with, so kept rather than worked out).
     let routeKey: String?
+
+    /// Whether the pattern names an origin (a path-only pattern does not).
+    var namesOrigin: Bool {
+        parsedOrigin != nil || literalPathStart != nil
+    }
+
+    /// The pattern's origin as reports write it (`https://api.example.com:8443`),
+    /// or `nil` for a pattern without one; a literal pattern in normal form reads
+    /// it from its text, which starts with it.
+    var originText: String? {
+        if let parsedOrigin {
+            return RequestPattern.originText(parsedOrigin)
+        }
+        guard let literalPathStart else { return nil }
+        return String(Substring(source.utf8.prefix(literalPathStart)))
+    }
 
     /// Whether `target` has the pattern's origin (`false` for a pattern without one).
     /// A literal pattern in normal form compares the text of the two origins, which
@@ -76,8 +88,36 @@ final class URLPattern: Sendable {
             return RequestPattern.sameOrigin(target, parsedOrigin)
         }
         guard let literalPathStart else { return false }
-        let originLength = target.routeKey.utf8.count - target.path.utf8.count
-        return originLength == literalPathStart && target.routeKey.utf8.prefix(originLength).elementsEqual(source.utf8.prefix(originLength))
+        let theirs = target.routeKey.utf8
+        guard theirs.count - target.path.utf8.count == literalPathStart else { return false }
+        // Both texts start with their origins: their first bytes are compared,
+        // eight at a time (`elementsEqual` over two `utf8` views costs many times
+        // as much: a near-miss report compares every stub).
+        let equal = theirs.withContiguousStorageIfAvailable { theirs in
+            source.utf8.withContiguousStorageIfAvailable { mine in
+                Self.firstBytesEqual(UnsafeRawPointer(theirs.baseAddress!), UnsafeRawPointer(mine.baseAddress!), count: literalPathStart)
+            }
+        } ?? nil
+        return equal ?? theirs.prefix(literalPathStart).elementsEqual(source.utf8.prefix(literalPathStart))
+    }
+
+    /// Whether the `count` bytes at `first` and at `second` are equal: eight at a
+    /// time, then one at a time.
+    private static func firstBytesEqual(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, count: Int) -> Bool {
+        var offset = 0
+        while offset + 8 <= count {
+            if first.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != second.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+                return false
+            }
+            offset += 8
+        }
+        while offset < count {
+            if first.load(fromByteOffset: offset, as: UInt8.self) != second.load(fromByteOffset: offset, as: UInt8.self) {
+                return false
+            }
+            offset += 1
+        }
+        return true
     }
 
     /// Parses `source`, throwing a sentence that says what is wrong with it.
@@ -93,6 +133,7 @@ final class URLPattern: Sendable {
     private init(source: String, literalPathStart: Int) {
         self.source = source
         self.literalPathStart = literalPathStart
+        literalPath = String(Substring(source.utf8.dropFirst(literalPathStart)))
         routeKey = source
         parsedOrigin = nil
         parsedSegments = nil
@@ -170,6 +211,7 @@ final class URLPattern: Sendable {
             throw PatternError(PatternMessages.surroundingSpaces(source))
         }
         literalPathStart = nil
+        literalPath = nil
         if first == UInt8(ascii: "/") {
             let text = source[...]
             if text.utf8.contains(UInt8(ascii: "#")) {
@@ -343,7 +385,7 @@ final class URLPattern: Sendable {
         guard let parsedSegments else {
             // A literal path: the segments would be compared one by one to the
             // end, which is comparing the whole path (the end of the text).
-            return Self.bytes(bytes, equal: source, from: literalPathStart ?? 0)
+            return Self.bytes(bytes, equal: literalPath ?? "/")
         }
         let slash = UInt8(ascii: "/")
         // Where the next segment starts; `nil` once there is none. A path that does
@@ -377,20 +419,20 @@ final class URLPattern: Sendable {
     }
 
     /// Whether `part` holds exactly the UTF-8 bytes of `text`.
-    private static func bytes(_ part: UnsafeBufferPointer<UInt8>, equal text: String, from offset: Int = 0) -> Bool {
-        guard part.count == text.utf8.count - offset else { return false }
+    private static func bytes(_ part: UnsafeBufferPointer<UInt8>, equal text: String) -> Bool {
+        guard part.count == text.utf8.count else { return false }
         // A loop by index: `elementsEqual` steps through two iterators, a generic
         // call per byte in a debug build and several times the work in a release one.
         return text.utf8.withContiguousStorageIfAvailable { written in
             var index = 0
             while index < part.count {
-                if part[index] != written[offset + index] {
+                if part[index] != written[index] {
                     return false
                 }
                 index += 1
             }
             return true
-        } ?? part.elementsEqual(text.utf8.dropFirst(offset))
+        } ?? part.elementsEqual(text.utf8)
     }
 
     /// The required query compared with `items` as multisets of name-value pairs.
