@@ -19,19 +19,11 @@ final class URLPattern: Sendable {
 
     /// The pattern as the user wrote it.
     let source: String
-    /// The origin to match; `nil` for a path-only pattern such as `/users/{id}`.
-    ///
-    /// A literal pattern in normal form (most stubs' pattern) keeps none: it is
-    /// matched by its route key, which is its text, and its origin is read from
-    /// that text again when asked for (a near-miss report): a stub then costs one
-    /// object and no copy of its text.
-    var origin: RequestTarget? {
-        if let parsedOrigin {
-            return parsedOrigin
-        }
-        return literalPathStart == nil ? nil : RequestTarget.inNormalForm(source)
-    }
-    /// The origin of a pattern read by the full parse.
+    /// The origin to match, for a pattern read by the full parse; `nil` for a
+    /// path-only pattern such as `/users/{id}`, and for a literal pattern in normal
+    /// form (most stubs' pattern), which keeps no origin object: it is matched by
+    /// its route key, which is its text, and its origin is compared and written
+    /// from that text (``hasOrigin(of:)``, ``originText``).
     private let parsedOrigin: RequestTarget?
     /// Where the path of a literal pattern in normal form starts in the UTF-8 of
     /// ``source`` (which is then its route key), or `nil` for any other pattern.
