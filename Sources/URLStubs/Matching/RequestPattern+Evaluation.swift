@@ -177,7 +177,7 @@ extension RequestPattern {
             }
             return holds
         case let .recordedQuery(expected):
-            let actual = target?.queryItems ?? []
+            let actual = target?.listItems ?? []
             let holds = Redaction.queryItems(actual, match: expected)
             if !holds {
                 _ = differ(.query, Self.queryText(expected).nonEmpty ?? "no query", Self.queryText(actual).nonEmpty ?? "no query")

@@ -36,7 +36,8 @@ public struct RequestPattern: Sendable {
         case predicate(Predicate)
         /// The host, compared case-insensitively, whatever the scheme and port.
         case host(String)
-        /// Exactly these query items, in any order; a redacted value matches any.
+        /// Exactly these query items, in any order, read as the redaction reads a
+        /// query (``URLText/listItems(_:)``); a redacted value matches any.
         case recordedQuery([QueryItem])
         /// A body equal to this recorded one, where redacted values match any.
         case recordedBody(Data?)

@@ -182,6 +182,12 @@ final class RequestTarget: Sendable {
         query.map(URLText.queryItems)
     }
 
+    /// The query items as replaying compares them with a recorded query's
+    /// (``URLText/listItems(_:)``); `nil` when the URL has no `?`.
+    var listItems: [QueryItem]? {
+        query.map(URLText.listItems)
+    }
+
     static func defaultPort(for scheme: String) -> Int? {
         switch scheme {
         case "http", "ws": 80

@@ -151,6 +151,15 @@ enum URLText {
         query.utf8.split(separator: UInt8(ascii: "&")).map { queryItem(Substring($0)) }
     }
 
+    /// The items of a query or a form as the redaction reads them (see
+    /// `Redactor.redactForm`), names and values decoded: split at the bytes of each
+    /// `&` and each `;` (which some servers read as `&`), so that an item's value
+    /// holds a `;` only when it was sent encoded (`%3B`). What replaying compares a
+    /// recorded query or form with.
+    static func listItems(_ text: Substring) -> [QueryItem] {
+        text.utf8.split { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";") }.map { queryItem(Substring($0)) }
+    }
+
     /// The item `piece` of a query or a form: its name and value split at its first
     /// `=` byte (no value without one), each percent-decoded.
     static func queryItem(_ piece: Substring) -> QueryItem {

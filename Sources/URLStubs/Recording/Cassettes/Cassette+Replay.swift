@@ -92,7 +92,7 @@ enum CassetteReplay {
         }
         if let mark = base.firstIndex(of: "?") {
             if let url = URL(string: base), let target = RequestTarget.of(absoluteString: url.absoluteString) {
-                query = target.queryItems ?? []
+                query = target.listItems ?? []
             }
             base = String(base[..<mark])
         }

@@ -4,7 +4,10 @@ import Foundation
 /// matches any value.
 extension Redaction {
     /// Whether `actual` has exactly the items of `recorded`, in any order, where a
-    /// recorded placeholder value matches any value.
+    /// recorded placeholder value matches any value. Both are read as the redaction
+    /// reads them (``URLText/listItems(_:)``: split at `;` as at `&`), so a
+    /// placeholder never stands for a raw `;`: `token=y;admin=1` has an item more
+    /// than the request recorded as `token=URLSTUBS-REDACTED`.
     ///
     /// The items are paired as a whole, not first come first served: a pairing of
     /// every item is searched for, so a placeholder never takes the item another
@@ -17,7 +20,7 @@ extension Redaction {
         // recorded item may take an actual one from another, which moves on to
         // another of its own). A query has a handful of items: n³ comparisons at most.
         let candidates = recorded.map { item in
-            actual.indices.filter { actual[$0].name == item.name && itemValue(actual[$0].value, matches: item.value) }
+            actual.indices.filter { actual[$0].name == item.name && value(actual[$0].value, matches: item.value) }
         }
         var owner = [Int?](repeating: nil, count: actual.count)
         func pair(_ item: Int, _ visited: inout [Bool]) -> Bool {
@@ -41,24 +44,6 @@ extension Redaction {
             guard pair(item, &visited) else { return false }
         }
         return true
-    }
-
-    /// Whether the value of a query or form item, `actual`, matches the recorded
-    /// one, as ``value(_:matches:)`` says, with its placeholders standing for no
-    /// `;`: the redaction splits items at `;` as at `&` (some servers read it as
-    /// `&`), so a placeholder replaced text without one, and `token=y;admin=1` is
-    /// not the request recorded as `token=URLSTUBS-REDACTED`. Every `;` of the
-    /// recorded value is outside its placeholders, and must be matched there: the
-    /// two values hold as many.
-    private static func itemValue(_ actual: String?, matches recorded: String?) -> Bool {
-        guard value(actual, matches: recorded) else { return false }
-        guard let actual, let recorded, recorded.contains(placeholder) else { return true }
-        return semicolons(in: actual) == semicolons(in: recorded)
-    }
-
-    /// How many `;` bytes `text` holds.
-    private static func semicolons(in text: String) -> Int {
-        text.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: ";") ? 1 : 0) }
     }
 
     /// Whether the text `actual` is the `recorded` one, where the placeholder in
@@ -94,17 +79,10 @@ extension Redaction {
         if let recordedText = String(data: recorded, encoding: .utf8), recordedText.contains(placeholder),
            !recordedText.contains(where: \.isNewline), Redactor.looksLikeForm(recordedText),
            let actualText = String(data: actual, encoding: .utf8), !actualText.contains(where: \.isNewline),
-           queryItems(formItems(actualText), match: formItems(recordedText)) {
+           queryItems(URLText.listItems(actualText[...]), match: URLText.listItems(recordedText[...])) {
             return true
         }
         return textMatches(actual, recorded, listDelimiters: formListDelimiters)
-    }
-
-    /// The items of a form body as the redactor reads them (see
-    /// `Redactor.redactForm`): split at the bytes of each `&` and each `;`, each
-    /// item at its first `=`, decoded.
-    private static func formItems(_ text: String) -> [QueryItem] {
-        text.utf8.split { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";") }.map { URLText.queryItem(Substring($0)) }
     }
 
     /// Whether the JSON document `actual` matches the `recorded` one (see
