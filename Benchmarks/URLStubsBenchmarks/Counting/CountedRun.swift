@@ -103,11 +103,13 @@ enum CountedRun {
         case .handlerComputed:
             HandlerMockURLProtocol.setHandler(SuiteShapesBenchmark.computedHandler(answering: body))
             defer { HandlerMockURLProtocol.setHandler(nil) }
-            return await answer(users(requests), through: HandlerMockURLProtocol.session, expecting: body)
+            let unexpected = await answer(users(requests), through: HandlerMockURLProtocol.session, expecting: body)
+            return await echoesID(through: HandlerMockURLProtocol.session) ? unexpected : unexpected + 1
         case .computed:
             let unexpected = try? await withStubScope { scope in
                 await SuiteShapesBenchmark.stubComputed(in: scope, answering: body)
-                return await answer(users(requests), through: BenchmarkFixtures.stubbedSession, expecting: body)
+                let unexpected = await answer(users(requests), through: BenchmarkFixtures.stubbedSession, expecting: body)
+                return await echoesID(through: BenchmarkFixtures.stubbedSession) ? unexpected : unexpected + 1
             }
             return unexpected ?? requests
         case .handlerTests:
@@ -136,6 +138,14 @@ enum CountedRun {
                     await scope.stub(.get(request.url!.absoluteString), with: .data(body))
                 }
                 unexpected = await fail(missing(requests), through: BenchmarkFixtures.stubbedSession)
+                // Once per run, so that both counts include it: the stubs answer,
+                // and the failure carries its near-miss report.
+                if await answer([itemRequests[0]], through: BenchmarkFixtures.stubbedSession, expecting: body) > 0 {
+                    unexpected += 1
+                }
+                if await !failsWithNearMisses(missingRequest) {
+                    unexpected += 1
+                }
             }
             return unexpected
         case .scopes:
@@ -160,7 +170,14 @@ enum CountedRun {
                 }
                 unexpected += requestsPerTest - (registered ?? 0)
             }
-            return unexpected
+            // Once per run, so that both counts include it: a test's stubs answer.
+            let answered = try? await withStubScope { scope in
+                for request in testRequests(0) {
+                    await scope.stub(.get(request.url!.absoluteString), with: .data(body))
+                }
+                return await answer(testRequests(0), through: BenchmarkFixtures.stubbedSession, expecting: body)
+            }
+            return answered == 0 ? unexpected : unexpected + 1
         case .tests:
             var unexpected = 0
             for test in 0..<(requests / requestsPerTest) {
@@ -214,6 +231,23 @@ enum CountedRun {
     /// The requests of 400 tests, each with URLs of its own.
     private static let testPool = (0..<400).map { test in
         (0..<requestsPerTest).map { BenchmarkFixtures.request(SuiteShapesBenchmark.testURL(test: test, request: $0)) }
+    }
+
+    /// Whether the computed row's answer to the first user URL echoes its `id`
+    /// (`X-User-ID: 0`), as both sides of that row answer.
+    private static func echoesID(through session: URLSession) async -> Bool {
+        let response = try? await session.data(for: userRequests[0]).1
+        return (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-User-ID") == "0"
+    }
+
+    /// Whether `request` fails with the near-miss report of an unmatched request.
+    private static func failsWithNearMisses(_ request: URLRequest) async -> Bool {
+        do {
+            _ = try await BenchmarkFixtures.stubbedSession.data(for: request)
+            return false
+        } catch {
+            return error.localizedDescription.contains("Nearest stubs:")
+        }
     }
 
     /// Makes `requests` through `session` one after another and returns how many
